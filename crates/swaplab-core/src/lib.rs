@@ -1,0 +1,13 @@
+//! Swap Lab's domain, with no I/O: the workspace a reader edits, diffs between the two
+//! projects, safe markdown view models, and the playground's session.
+//!
+//! Everything here is a pure function of its input: no clock, no randomness, no files,
+//! no network, no browser. The web app and the command line are thin shells around it.
+//! `clippy.toml` in this crate and a tidy test in `xtask` hold that line.
+
+pub mod diff;
+pub mod markdown;
+pub mod session;
+pub mod workspace;
+
+pub use workspace::{Area, FileRef, Project, Workspace};

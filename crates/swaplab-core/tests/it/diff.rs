@@ -1,0 +1,134 @@
+//! Line diffs: hunks, headers, word emphasis and project comparisons.
+
+use swaplab_core::Project;
+use swaplab_core::diff::{ChangeStatus, DEFAULT_CONTEXT, LineKind, diff_text, project_changes};
+
+fn check(old: &str, new: &str, expected: &str) {
+    let diff = diff_text(old, new, DEFAULT_CONTEXT);
+    assert_eq!(diff.unified("a", "b"), expected, "old:\n{old}\nnew:\n{new}");
+}
+
+const NOTE_SKILL: &str = "---
+name: log_interaction
+description: |
+  Record a short note about the call on the customer's record.
+  Use it once the caller's question is handled.
+import_tools:
+  - mcp/hubspot_crm:add_timeline_note
+tool_constraints:
+  - add_timeline_note:
+      requires_confirmation:
+        enabled: true
+        utter_for_confirmation: utter_confirm_note
+        utter_on_user_denial: utter_note_cancelled
+---
+Body.
+";
+
+#[test]
+fn a_moved_constraint_is_one_changed_line_in_a_seven_line_hunk() {
+    // The shape of the review guide's diff: the key of the constraint moved to the read tool.
+    let moved = NOTE_SKILL.replace("  - add_timeline_note:\n", "  - list_open_tickets:\n");
+    check(
+        NOTE_SKILL,
+        &moved,
+        "--- a
++++ b
+@@ -6,7 +6,7 @@
+ import_tools:
+   - mcp/hubspot_crm:add_timeline_note
+ tool_constraints:
+-  - add_timeline_note:
++  - list_open_tickets:
+       requires_confirmation:
+         enabled: true
+         utter_for_confirmation: utter_confirm_note
+",
+    );
+}
+
+#[test]
+fn equal_texts_have_no_hunks() {
+    let diff = diff_text(NOTE_SKILL, NOTE_SKILL, DEFAULT_CONTEXT);
+    assert!(diff.is_empty());
+    assert_eq!(diff.unified("a", "b"), "");
+    assert_eq!((diff.added, diff.removed), (0, 0));
+}
+
+#[test]
+fn headers_follow_gnu_diff_for_empty_and_single_line_ranges() {
+    check("", "one\n", "--- a\n+++ b\n@@ -0,0 +1 @@\n+one\n");
+    check("one\n", "", "--- a\n+++ b\n@@ -1 +0,0 @@\n-one\n");
+    check("a\nb\n", "a\nc\n", "--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n");
+}
+
+#[test]
+fn a_missing_final_newline_is_marked() {
+    check("a\n", "a", "--- a\n+++ b\n@@ -1 +1 @@\n-a\n+a\n\\ No newline at end of file\n");
+}
+
+#[test]
+fn distant_changes_get_separate_hunks_and_near_ones_merge() {
+    let old: String = (1..=20).map(|n| format!("{n}\n")).collect();
+    let far = old.replace("2\n", "two\n").replace("18\n", "eighteen\n");
+    assert_eq!(diff_text(&old, &far, 3).hunks.len(), 2);
+    let near = old.replace("2\n", "two\n").replace("8\n", "eight\n");
+    assert_eq!(diff_text(&old, &near, 3).hunks.len(), 1);
+}
+
+#[test]
+fn replaced_lines_emphasise_only_the_words_that_changed() {
+    let diff =
+        diff_text("  - find_contact_by_email\n", "  - mcp/hubspot_crm:find_contact_by_email\n", 3);
+    let lines = &diff.hunks[0].lines;
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].kind, LineKind::Removed);
+    assert_eq!(lines[1].kind, LineKind::Added);
+    let emphasised: Vec<&str> =
+        lines[1].segments.iter().filter(|s| s.emphasized).map(|s| s.text.as_str()).collect();
+    assert!(!emphasised.is_empty());
+    assert!(
+        emphasised.iter().all(|t| !t.contains("  - ")),
+        "the indent did not change: {emphasised:?}"
+    );
+    assert_eq!(lines[1].text(), "  - mcp/hubspot_crm:find_contact_by_email");
+    assert_eq!((lines[0].old_line, lines[0].new_line), (Some(1), None));
+    assert_eq!((lines[1].old_line, lines[1].new_line), (None, Some(1)));
+}
+
+#[test]
+fn huge_replacements_skip_word_emphasis_but_still_diff() {
+    let old: String = (0..200).map(|n| format!("old line {n}\n")).collect();
+    let new: String = (0..200).map(|n| format!("new line {n}\n")).collect();
+    let diff = diff_text(&old, &new, 3);
+    assert_eq!((diff.added, diff.removed), (200, 200));
+    assert!(diff.hunks[0].lines.iter().all(|l| l.segments.iter().all(|s| !s.emphasized)));
+}
+
+#[test]
+fn project_changes_list_every_path_once_with_its_status() {
+    let before = Project::from_files([
+        ("skills/a/skill.md", "same\n"),
+        ("skills/b/skill.md", "one\ntwo\n"),
+        ("skills/b/tools.py", "def f(): pass\n"),
+    ]);
+    let after = Project::from_files([
+        ("skills/a/skill.md", "same\n"),
+        ("skills/b/skill.md", "one\nthree\nfour\n"),
+        ("integrations.yml", "mcp_servers: []\n"),
+    ]);
+    let summary: Vec<String> = project_changes(&before, &after)
+        .iter()
+        .map(|c| format!("{} {} +{} -{}", c.status.code(), c.path, c.added, c.removed))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "A integrations.yml +1 -0",
+            "  skills/a/skill.md +0 -0",
+            "M skills/b/skill.md +2 -1",
+            "D skills/b/tools.py +0 -1",
+        ]
+    );
+    assert_eq!(project_changes(&before, &after)[1].status, ChangeStatus::Unchanged);
+}
