@@ -1,0 +1,125 @@
+//! The only module that touches browser APIs directly: storage, the document's title
+//! and theme attribute, and the URL.
+//!
+//! Every call tolerates a browser that refuses (private mode, full quota, a sandboxed
+//! frame): it returns `None` or an error message instead of panicking.
+
+use wasm_bindgen::JsValue;
+
+/// Prefix of every key Swap Lab writes to `localStorage`.
+pub const KEY_PREFIX: &str = "swaplab.";
+/// Prefix of the keys that hold playground drafts, one per example.
+pub const DRAFT_PREFIX: &str = "swaplab.draft.v1.";
+/// The key that remembers the reader's theme choice.
+pub const THEME_KEY: &str = "swaplab.theme.v1";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Reads a stored string.
+pub fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Stores a string, or says why the browser refused.
+pub fn save(key: &str, value: &str) -> Result<(), String> {
+    let storage =
+        storage().ok_or_else(|| "this browser does not offer local storage here".to_owned())?;
+    storage.set_item(key, value).map_err(|e| describe_js_error(&e))
+}
+
+/// Removes a stored string; a browser that refuses leaves it in place.
+pub fn remove(key: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.remove_item(key);
+    }
+}
+
+/// Every stored key that starts with `prefix`.
+pub fn keys_with_prefix(prefix: &str) -> Vec<String> {
+    let Some(storage) = storage() else { return Vec::new() };
+    let len = storage.length().unwrap_or(0);
+    (0..len)
+        .filter_map(|i| storage.key(i).ok().flatten())
+        .filter(|k| k.starts_with(prefix))
+        .collect()
+}
+
+/// The storage key of the draft for one example.
+pub fn draft_key(example: &str) -> String {
+    format!("{DRAFT_PREFIX}{example}")
+}
+
+/// Removes every stored draft.
+pub fn remove_all_drafts() {
+    for key in keys_with_prefix(DRAFT_PREFIX) {
+        remove(&key);
+    }
+}
+
+/// Sets `document.title`.
+pub fn set_title(title: &str) {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        document.set_title(title);
+    }
+}
+
+/// Sets or clears `data-theme` on `<html>`; the stylesheet follows it.
+pub fn set_theme_attribute(value: Option<&str>) {
+    let Some(root) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
+    else {
+        return;
+    };
+    let _ = match value {
+        Some(value) => root.set_attribute("data-theme", value),
+        None => root.remove_attribute("data-theme"),
+    };
+}
+
+/// The query string of the current URL, without its `?`.
+pub fn query_string() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .map(|s| s.trim_start_matches('?').to_owned())
+        .unwrap_or_default()
+}
+
+/// Replaces the current URL's query string without adding a history entry.
+pub fn replace_query(query: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let location = window.location();
+    let path = location.pathname().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    let url =
+        if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// A JavaScript exception as a sentence a reader can act on.
+pub fn describe_js_error(error: &JsValue) -> String {
+    let name =
+        js_sys::Reflect::get(error, &JsValue::from_str("name")).ok().and_then(|v| v.as_string());
+    let message =
+        js_sys::Reflect::get(error, &JsValue::from_str("message")).ok().and_then(|v| v.as_string());
+    match (name.as_deref(), message) {
+        (Some("QuotaExceededError"), _) => {
+            "the browser's storage for this site is full; download your draft or remove other drafts"
+                .to_owned()
+        }
+        (_, Some(message)) if !message.is_empty() => message,
+        _ => format!("{error:?}"),
+    }
+}
+
+/// A link to an anchor on the current page. A bare `#id` would resolve against the
+/// page's `<base href>` and leave the page.
+pub fn page_anchor(id: &str) -> String {
+    let location = web_sys::window().map(|w| w.location());
+    let path = location.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
+    let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
+    format!("{path}{search}#{id}")
+}

@@ -1,0 +1,56 @@
+//! The site header: the name, the three sections and the theme toggle.
+
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use crate::route::Route;
+use crate::theme::Theme;
+
+/// The header on every page.
+#[component]
+pub fn Header() -> Html {
+    let route = use_route::<Route>();
+    let section = route.as_ref().and_then(Route::section);
+    let theme = use_state(Theme::stored);
+    let toggle = {
+        let theme = theme.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = theme.next();
+            next.apply();
+            theme.set(next);
+        })
+    };
+    let nav_link = |to: Route, key: &'static str, label: &'static str| {
+        let current = section == Some(key);
+        html! {
+            <li>
+                <Link<Route> to={to} classes={classes!(current.then_some("current"))}>
+                    <span aria-current={current.then_some("page")}>{ label }</span>
+                </Link<Route>>
+            </li>
+        }
+    };
+    html! {
+        <header class="site-header">
+            <Link<Route> to={Route::Home} classes="brand">
+                <span class="brand-mark" aria-hidden="true">{ "⇄" }</span>{ "Swap Lab" }
+            </Link<Route>>
+            <nav aria-label="Sections">
+                <ul>
+                    { nav_link(Route::LearnIndex, "learn", "Learn") }
+                    { nav_link(Route::Play, "play", "Playground") }
+                    { nav_link(Route::Examples, "examples", "Examples") }
+                </ul>
+            </nav>
+            <button
+                class="theme-toggle"
+                type="button"
+                onclick={toggle}
+                title={format!("{} (click to change)", theme.label())}
+                aria-label={theme.label()}
+            >
+                <span aria-hidden="true">{ theme.icon() }</span>
+            </button>
+        </header>
+    }
+}

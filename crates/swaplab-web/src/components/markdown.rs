@@ -1,0 +1,107 @@
+//! Shows a `swaplab_core::markdown::Document` as Yew nodes.
+//!
+//! The document can only hold the core's allowlisted tags and attributes, and text is
+//! inserted as text, so nothing here can run script. Links to the site's own routes
+//! navigate inside the app instead of reloading it.
+
+use std::rc::Rc;
+
+use swaplab_core::markdown::{Attr, Document, Node, Tag};
+use yew::prelude::*;
+use yew::virtual_dom::VTag;
+use yew_router::prelude::*;
+
+use crate::browser::page_anchor;
+use crate::route::Route;
+
+/// Props for [`Markdown`].
+#[derive(Properties, PartialEq)]
+pub struct MarkdownProps {
+    /// The rendered document.
+    pub doc: Rc<Document>,
+}
+
+/// A markdown document.
+#[component]
+pub fn Markdown(props: &MarkdownProps) -> Html {
+    let navigator = use_navigator();
+    html! {
+        <div class="prose">
+            { for props.doc.nodes.iter().map(|node| render(node, navigator.as_ref())) }
+        </div>
+    }
+}
+
+fn render(node: &Node, navigator: Option<&Navigator>) -> Html {
+    match node {
+        Node::Text(text) => html! { { text.clone() } },
+        Node::Element { tag, attrs, children } => {
+            let children = children.iter().map(|child| render(child, navigator));
+            if *tag == Tag::A
+                && let Some(navigator) = navigator
+                && let Some(href) = attrs.iter().find(|(a, _)| *a == Attr::Href).map(|(_, v)| v)
+                && let Some((route, query)) = app_route(href)
+            {
+                return internal_link(navigator, route, query, children.collect());
+            }
+            let mut vtag = VTag::new(tag.name());
+            for (attr, value) in attrs {
+                match (attr, value.strip_prefix('#')) {
+                    (Attr::Href, Some(id)) => vtag.add_attribute("href", page_anchor(id)),
+                    _ => vtag.add_attribute(attr.name(), value.clone()),
+                }
+            }
+            if !tag.is_void() {
+                vtag.add_children(children);
+            }
+            vtag.into()
+        }
+    }
+}
+
+/// A site-relative href (`/play?example=x`) as a route and its query pairs.
+fn app_route(href: &str) -> Option<(Route, Vec<(String, String)>)> {
+    if !href.starts_with('/') || href.starts_with("//") {
+        return None;
+    }
+    let without_hash = href.split('#').next().unwrap_or_default();
+    let (path, query) = without_hash.split_once('?').unwrap_or((without_hash, ""));
+    let route = Route::recognize(path)?;
+    let pairs = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (k.to_owned(), v.to_owned())
+        })
+        .collect();
+    Some((route, pairs))
+}
+
+fn internal_link(
+    navigator: &Navigator,
+    route: Route,
+    query: Vec<(String, String)>,
+    children: Vec<Html>,
+) -> Html {
+    let base = navigator.basename().unwrap_or_default().to_owned();
+    let mut href = format!("{base}{}", route.to_path());
+    if !query.is_empty() {
+        let pairs: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        href = format!("{href}?{}", pairs.join("&"));
+    }
+    let onclick = {
+        let navigator = navigator.clone();
+        Callback::from(move |e: MouseEvent| {
+            if e.meta_key() || e.ctrl_key() || e.shift_key() || e.alt_key() || e.button() != 0 {
+                return;
+            }
+            e.prevent_default();
+            // A query that cannot be encoded still reaches the route itself.
+            if query.is_empty() || navigator.push_with_query(&route, &query).is_err() {
+                navigator.push(&route);
+            }
+        })
+    };
+    html! { <a href={href} onclick={onclick}>{ for children }</a> }
+}

@@ -1,0 +1,120 @@
+//! `/learn` and `/learn/<chapter>`: the chapters, with a table of contents and
+//! previous/next links.
+
+use std::rc::Rc;
+
+use swaplab_content::{Chapter, chapters};
+use swaplab_core::markdown::render;
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use super::use_title;
+use crate::browser::page_anchor;
+use crate::components::Markdown;
+use crate::route::Route;
+
+/// The list of chapters.
+#[component]
+pub fn LearnIndexPage() -> Html {
+    use_title(Some("Chapters".to_owned()));
+    html! {
+        <div class="page narrow">
+            <h1>{ "Chapters" }</h1>
+            <p>{ "The tutorial, a chapter at a time. Each one works on the same small support \
+                  agent and its swap to an MCP server." }</p>
+            <ol class="chapter-list">
+                { for chapters().into_iter().map(|c| html! {
+                    <li value={c.number.to_string()}>
+                        <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title }</Link<Route>>
+                    </li>
+                }) }
+            </ol>
+        </div>
+    }
+}
+
+/// Props for [`ChapterPage`].
+#[derive(Properties, PartialEq)]
+pub struct ChapterPageProps {
+    /// The chapter's slug from the URL.
+    pub slug: AttrValue,
+}
+
+/// One chapter.
+#[component]
+pub fn ChapterPage(props: &ChapterPageProps) -> Html {
+    let all = chapters();
+    let index = all.iter().position(|c| c.slug == props.slug.as_str());
+    let doc = use_memo(index, |index| {
+        index.map(|i| Rc::new(render(chapters()[i].markdown))).unwrap_or_default()
+    });
+    use_title(Some(index.map_or_else(|| "Chapter not found".to_owned(), |i| all[i].title.clone())));
+
+    let Some(index) = index else {
+        return html! {
+            <div class="page narrow">
+                <h1>{ "No such chapter" }</h1>
+                <p>{ format!("There is no chapter called “{}”. These are the chapters:", props.slug) }</p>
+                <ol class="chapter-list">
+                    { for all.iter().map(|c| html! {
+                        <li value={c.number.to_string()}>
+                            <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title.clone() }</Link<Route>>
+                        </li>
+                    }) }
+                </ol>
+            </div>
+        };
+    };
+    let chapter = &all[index];
+    let previous = index.checked_sub(1).and_then(|i| all.get(i));
+    let next = all.get(index + 1);
+    let toc: Vec<Html> = doc
+        .headings
+        .iter()
+        .filter(|h| h.level == 2)
+        .map(|h| {
+            html! { <li><a href={page_anchor(&h.id)}>{ h.text.clone() }</a></li> }
+        })
+        .collect();
+    html! {
+        <div class="page chapter">
+            <aside class="chapter-nav" aria-label="Chapters">
+                <ol>
+                    { for all.iter().map(|c| {
+                        let current = c.slug == chapter.slug;
+                        html! {
+                            <li value={c.number.to_string()} class={classes!(current.then_some("current"))}>
+                                <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>
+                                    <span aria-current={current.then_some("page")}>{ c.title.clone() }</span>
+                                </Link<Route>>
+                                if current && doc.headings.iter().any(|h| h.level == 2) {
+                                    <ul class="toc">{ for toc.clone() }</ul>
+                                }
+                            </li>
+                        }
+                    }) }
+                </ol>
+            </aside>
+            <article>
+                <p class="chapter-number">{ format!("Chapter {}", chapter.number) }</p>
+                <Markdown doc={(*doc).clone()} />
+                <nav class="prev-next" aria-label="Chapter navigation">
+                    { neighbour(previous, "prev", "← Previous") }
+                    { neighbour(next, "next", "Next →") }
+                </nav>
+            </article>
+        </div>
+    }
+}
+
+fn neighbour(chapter: Option<&Chapter>, class: &'static str, label: &'static str) -> Html {
+    match chapter {
+        Some(c) => html! {
+            <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }} classes={class}>
+                <span class="label">{ label }</span>
+                <span class="title">{ c.title.clone() }</span>
+            </Link<Route>>
+        },
+        None => html! { <span class={class}></span> },
+    }
+}

@@ -1,0 +1,25 @@
+//! One component per route.
+
+mod examples;
+mod home;
+mod learn;
+mod not_found;
+mod play;
+
+pub use examples::ExamplesPage;
+pub use home::HomePage;
+pub use learn::{ChapterPage, LearnIndexPage};
+pub use not_found::NotFoundPage;
+pub use play::PlayPage;
+
+/// Sets the document title for a page: "<page> — Swap Lab", or "Swap Lab" alone.
+#[yew::hook]
+pub fn use_title(page: Option<String>) {
+    yew::use_effect_with(page, |page| {
+        let title = match page {
+            Some(page) => format!("{page} — Swap Lab"),
+            None => "Swap Lab — is an MCP server a drop-in replacement?".to_owned(),
+        };
+        crate::browser::set_title(&title);
+    });
+}

@@ -1,0 +1,361 @@
+//! `/play`: the playground. Files on the left, the editor in the middle, results on
+//! the right. Every edit goes through the core's reducer and is kept as a draft in
+//! this browser, one draft per example, so switching examples never loses work.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
+use serde::Deserialize;
+use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
+use swaplab_core::diff::{ChangeStatus, project_changes};
+use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
+use swaplab_core::{Area, FileRef, Workspace};
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use super::use_title;
+use crate::browser::{draft_key, load, remove, save};
+use crate::components::{Editor, FileStatus, FileTree, Notice, NoticeKind};
+use crate::panes::DiffPane;
+use crate::state::PlayState;
+
+/// How long typing must pause before the draft is written.
+const SAVE_DELAY_MS: u32 = 400;
+
+#[derive(Deserialize, Default)]
+struct PlayQuery {
+    example: Option<String>,
+}
+
+/// The playground route: picks the example from `?example=` and remounts the
+/// playground when it changes.
+#[component]
+pub fn PlayPage() -> Html {
+    use_title(Some("Playground".to_owned()));
+    let location = use_location();
+    let requested = location.and_then(|l| l.query::<PlayQuery>().ok()).and_then(|q| q.example);
+    let key = requested.clone().unwrap_or_else(|| DEFAULT_EXAMPLE.to_owned());
+    html! { <Playground key={key} requested={requested} /> }
+}
+
+/// The example a playground starts from, and anything the reader should know about it.
+#[derive(PartialEq)]
+struct Origin {
+    id: String,
+    info: Option<ExampleInfo>,
+    pristine: Rc<Workspace>,
+    notice: Option<String>,
+}
+
+fn resolve_origin(requested: Option<&str>) -> Origin {
+    let wanted = requested.unwrap_or(DEFAULT_EXAMPLE);
+    let fallback_notice = match example(wanted) {
+        Ok(Some(ex)) => {
+            return Origin {
+                id: wanted.to_owned(),
+                info: Some(ex.info),
+                pristine: Rc::new(ex.workspace),
+                notice: None,
+            };
+        }
+        Ok(None) => format!(
+            "There is no example called “{wanted}”, so the playground opened the tutorial's swap."
+        ),
+        Err(error) => format!(
+            "The example “{wanted}” could not be read ({error}), so the playground opened the tutorial's swap."
+        ),
+    };
+    match example(DEFAULT_EXAMPLE) {
+        Ok(Some(ex)) => Origin {
+            id: DEFAULT_EXAMPLE.to_owned(),
+            info: Some(ex.info),
+            pristine: Rc::new(ex.workspace),
+            notice: Some(fallback_notice),
+        },
+        _ => Origin {
+            id: DEFAULT_EXAMPLE.to_owned(),
+            info: None,
+            pristine: Rc::default(),
+            notice: Some(
+                "The built-in examples could not be read; the playground starts empty.".to_owned(),
+            ),
+        },
+    }
+}
+
+/// A restored draft, or the example itself, plus what to tell the reader.
+fn restore(origin: &Origin) -> (Session, Option<(NoticeKind, String)>) {
+    let fresh = || Session::new(Some(origin.id.clone()), (*origin.pristine).clone());
+    let key = draft_key(&origin.id);
+    let Some(text) = load(&key) else { return (fresh(), None) };
+    match decode_draft(&text) {
+        Ok(session) if session.workspace == *origin.pristine => {
+            remove(&key);
+            (fresh(), None)
+        }
+        Ok(session) => (
+            session,
+            Some((
+                NoticeKind::Info,
+                "Your draft of this example was restored from this browser.".to_owned(),
+            )),
+        ),
+        Err(error) => {
+            // Keep the damaged text where the next save cannot overwrite it.
+            let backup = format!("{key}.damaged");
+            let kept = save(&backup, &text).is_ok();
+            let mut message = format!("Your saved draft could not be opened: {error}.");
+            if kept {
+                message.push_str(&format!(
+                    " Its text is kept in this browser's storage as “{backup}”."
+                ));
+            }
+            (fresh(), Some((NoticeKind::Warning, message)))
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum SaveStatus {
+    /// The workspace is the example, untouched.
+    Pristine,
+    /// Edits wait for the typing to pause.
+    Pending,
+    /// The draft is stored.
+    Saved,
+    /// The browser refused the draft.
+    Failed(String),
+}
+
+#[derive(Properties, PartialEq)]
+struct PlaygroundProps {
+    requested: Option<String>,
+}
+
+#[component]
+fn Playground(props: &PlaygroundProps) -> Html {
+    let origin =
+        use_memo(props.requested.clone(), |requested| resolve_origin(requested.as_deref()));
+    let restored = use_memo((), {
+        let origin = origin.clone();
+        move |_| restore(&origin)
+    });
+    let state = use_reducer({
+        let restored = restored.clone();
+        move || PlayState(restored.0.clone())
+    });
+    let notices = use_state({
+        let origin = origin.clone();
+        move || {
+            let mut notices = Vec::new();
+            if let Some(text) = &origin.notice {
+                notices.push((NoticeKind::Warning, text.clone()));
+            }
+            notices.extend(restored.1.clone());
+            notices
+        }
+    });
+    let save_status = use_state(|| {
+        if state.0.workspace == *origin.pristine { SaveStatus::Pristine } else { SaveStatus::Saved }
+    });
+    let confirming_reset = use_state(|| false);
+
+    // The workspace as an Rc, rebuilt once per change, for the panes' props.
+    let workspace = use_memo(state.0.revision, {
+        let state = state.clone();
+        move |_| Rc::new(state.0.workspace.clone())
+    });
+    let workspace: Rc<Workspace> = (*workspace).clone();
+
+    // The latest session and whether it waits to be saved, where the timer and the
+    // page-hide listener can reach them.
+    let latest = use_mut_ref(|| None::<Session>);
+    *latest.borrow_mut() = Some(state.0.clone());
+    let dirty = use_mut_ref(|| false);
+    let loaded_revision = use_mut_ref(|| state.0.revision);
+
+    // Save the draft once typing pauses. Nothing happens until the reader changes
+    // something: opening the page must never touch a draft another tab may be writing.
+    {
+        let origin = origin.clone();
+        let save_status = save_status.clone();
+        let latest = latest.clone();
+        let dirty = dirty.clone();
+        use_effect_with(state.0.revision, move |revision| {
+            let timeout = (*revision != *loaded_revision.borrow()).then(|| {
+                *dirty.borrow_mut() = true;
+                save_status.set(SaveStatus::Pending);
+                Timeout::new(SAVE_DELAY_MS, move || {
+                    save_status.set(store_draft(&origin, &latest));
+                    *dirty.borrow_mut() = false;
+                })
+            });
+            move || drop(timeout)
+        });
+    }
+    // Leaving the page must not lose the keystrokes that still wait for the timer.
+    {
+        let origin = origin.clone();
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                EventListener::new(&window, "pagehide", move |_| {
+                    if *dirty.borrow() {
+                        let _ = store_draft(&origin, &latest);
+                        *dirty.borrow_mut() = false;
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+
+    let on_open = {
+        let state = state.clone();
+        Callback::from(move |file: FileRef| state.dispatch(Action::Open(file)))
+    };
+    let statuses = use_memo((workspace.clone(), origin.pristine.clone()), |(ws, pristine)| {
+        Rc::new(file_statuses(ws, pristine))
+    });
+
+    let open = state.0.open_file().map(|(file, text)| (file.clone(), text.to_owned()));
+    let editor = match open {
+        Some((file, text)) => {
+            let on_change = {
+                let state = state.clone();
+                let file = file.clone();
+                Callback::from(move |text: String| {
+                    state.dispatch(Action::Edit { file: file.clone(), text });
+                })
+            };
+            let pristine_text = origin.pristine.file(&file).map(str::to_owned);
+            let edited = pristine_text.as_deref() != Some(text.as_str());
+            let revert = pristine_text.filter(|_| edited).map(|original| {
+                let state = state.clone();
+                let file = file.clone();
+                Callback::from(move |_: MouseEvent| {
+                    state.dispatch(Action::Edit { file: file.clone(), text: original.clone() });
+                })
+            });
+            html! {
+                <section class="pane editor-pane" aria-label="Editor">
+                    <header class="editor-bar">
+                        <span class="path" title={file.to_string()}>
+                            <span class={classes!("area-tag", file.area.prefix())}>{ file.area.prefix() }</span>
+                            { file.path.clone() }
+                        </span>
+                        if edited { <span class="badge edited">{ "edited" }</span> }
+                        if let Some(revert) = revert {
+                            <button type="button" class="link-button" onclick={revert}>{ "Revert this file" }</button>
+                        }
+                    </header>
+                    <Editor text={AttrValue::from(text)} label={format!("Contents of {file}")} {on_change} />
+                </section>
+            }
+        }
+        None => html! {
+            <section class="pane editor-pane"><p class="muted">{ "This workspace has no files." }</p></section>
+        },
+    };
+
+    let reset = {
+        let state = state.clone();
+        let origin = origin.clone();
+        let confirming_reset = confirming_reset.clone();
+        Callback::from(move |_: MouseEvent| {
+            remove(&draft_key(&origin.id));
+            state.dispatch(Action::Load {
+                example: Some(origin.id.clone()),
+                workspace: (*origin.pristine).clone(),
+                open: state.0.open.clone(),
+            });
+            confirming_reset.set(false);
+        })
+    };
+    let title = origin.info.as_ref().map(|i| i.title.clone()).unwrap_or_default();
+    let status_text = match &*save_status {
+        SaveStatus::Pristine => "The example as shipped".to_owned(),
+        SaveStatus::Pending => "Unsaved changes…".to_owned(),
+        SaveStatus::Saved => "Draft saved in this browser".to_owned(),
+        SaveStatus::Failed(reason) => format!("Not saved: {reason}"),
+    };
+
+    html! {
+        <div class="page play">
+            <div class="play-bar">
+                <h1>{ "Playground" }<span class="example-title">{ format!(" — {title}") }</span></h1>
+                <span class={classes!("save-status", matches!(*save_status, SaveStatus::Failed(_)).then_some("failed"))}
+                      role="status">{ status_text }</span>
+                if *save_status != SaveStatus::Pristine {
+                    if *confirming_reset {
+                        <span class="confirm">
+                            { "Discard your edits to this example? " }
+                            <button type="button" class="danger" onclick={reset}>{ "Discard edits" }</button>
+                            <button type="button" onclick={let c = confirming_reset.clone(); move |_| c.set(false)}>{ "Keep them" }</button>
+                        </span>
+                    } else {
+                        <button type="button" onclick={let c = confirming_reset.clone(); move |_| c.set(true)}>
+                            { "Reset to the example" }
+                        </button>
+                    }
+                }
+            </div>
+            { for notices.iter().enumerate().map(|(i, (kind, text))| {
+                let notices = notices.clone();
+                let dismiss = Callback::from(move |()| {
+                    let mut kept = (*notices).clone();
+                    kept.remove(i);
+                    notices.set(kept);
+                });
+                html! { <Notice kind={*kind} on_dismiss={dismiss}>{ text.clone() }</Notice> }
+            }) }
+            <div class="play-grid">
+                <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} />
+                { editor }
+                <DiffPane workspace={workspace} open={state.0.open.clone()} {on_open} />
+            </div>
+        </div>
+    }
+}
+
+fn store_draft(origin: &Origin, latest: &Rc<RefCell<Option<Session>>>) -> SaveStatus {
+    let session = latest.borrow();
+    let Some(session) = session.as_ref() else { return SaveStatus::Pristine };
+    if session.workspace == *origin.pristine {
+        remove(&draft_key(&origin.id));
+        return SaveStatus::Pristine;
+    }
+    match save(&draft_key(&origin.id), &encode_draft(session)) {
+        Ok(()) => SaveStatus::Saved,
+        Err(reason) => SaveStatus::Failed(reason),
+    }
+}
+
+fn file_statuses(workspace: &Workspace, pristine: &Workspace) -> Vec<(FileRef, FileStatus)> {
+    let mut statuses: Vec<(FileRef, FileStatus)> =
+        workspace.files().map(|(file, _)| (file, FileStatus::default())).collect();
+    let edited: Vec<FileRef> = workspace
+        .files()
+        .filter(|(file, text)| pristine.file(file) != Some(*text))
+        .map(|(file, _)| file)
+        .collect();
+    for (file, status) in &mut statuses {
+        status.edited = edited.contains(file);
+    }
+    for change in project_changes(&workspace.before, &workspace.after) {
+        let marks: &[(Area, char)] = match change.status {
+            ChangeStatus::Modified => &[(Area::Before, 'M'), (Area::After, 'M')],
+            ChangeStatus::Added => &[(Area::After, 'A')],
+            ChangeStatus::Removed => &[(Area::Before, 'D')],
+            ChangeStatus::Unchanged => &[],
+        };
+        for (area, code) in marks {
+            let file = FileRef::new(*area, change.path.clone());
+            if let Some((_, status)) = statuses.iter_mut().find(|(f, _)| *f == file) {
+                status.swap = Some(*code);
+            }
+        }
+    }
+    statuses
+}

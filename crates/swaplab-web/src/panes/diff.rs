@@ -1,0 +1,106 @@
+//! The diff pane: which files the swap changes, and the open file before and after.
+
+use std::rc::Rc;
+
+use swaplab_core::diff::{ChangeStatus, DEFAULT_CONTEXT, FileChange, diff_text, project_changes};
+use swaplab_core::{Area, FileRef, Workspace};
+use yew::prelude::*;
+
+use crate::components::DiffView;
+
+/// Props for [`DiffPane`].
+#[derive(Properties, PartialEq)]
+pub struct DiffPaneProps {
+    /// The files.
+    pub workspace: Rc<Workspace>,
+    /// The file open in the editor.
+    pub open: Option<FileRef>,
+    /// Called when the reader picks a changed file.
+    pub on_open: Callback<FileRef>,
+}
+
+/// The diff pane.
+#[component]
+pub fn DiffPane(props: &DiffPaneProps) -> Html {
+    let changes = use_memo(props.workspace.clone(), |ws| {
+        project_changes(&ws.before, &ws.after)
+            .into_iter()
+            .filter(|c| c.status != ChangeStatus::Unchanged)
+            .collect::<Vec<_>>()
+    });
+    let file_diff = use_memo((props.workspace.clone(), props.open.clone()), |(ws, open)| {
+        let open = open.as_ref().filter(|f| matches!(f.area, Area::Before | Area::After))?;
+        let old = ws.before.file(&open.path);
+        let new = ws.after.file(&open.path);
+        Some((
+            open.path.clone(),
+            old.is_some(),
+            new.is_some(),
+            Rc::new(diff_text(old.unwrap_or(""), new.unwrap_or(""), DEFAULT_CONTEXT)),
+        ))
+    });
+
+    html! {
+        <section class="pane diff-pane" aria-labelledby="diff-heading">
+            <h2 id="diff-heading">{ "What the swap changes" }</h2>
+            if changes.is_empty() {
+                <p class="muted">{ "The two projects are identical." }</p>
+            } else {
+                <ul class="changes">
+                    { for changes.iter().map(|change| change_row(change, &props.on_open)) }
+                </ul>
+            }
+            { match (*file_diff).clone() {
+                Some((path, in_before, in_after, diff)) => {
+                    let title = match (in_before, in_after) {
+                        (true, true) => format!("before/{path} → after/{path}"),
+                        (true, false) => format!("before/{path}, removed by the swap"),
+                        (false, true) => format!("after/{path}, added by the swap"),
+                        (false, false) => path.clone(),
+                    };
+                    html! {
+                        <div class="file-diff">
+                            <h3>{ title }</h3>
+                            if diff.is_empty() {
+                                <p class="muted">{ "This file is the same before and after the swap." }</p>
+                            } else {
+                                <p class="meta">{ format!("{} line(s) added, {} removed", diff.added, diff.removed) }</p>
+                                <DiffView diff={diff} />
+                            }
+                        </div>
+                    }
+                }
+                None => html! {
+                    <p class="muted">{ "The MCP server and the CRM seed have no before and after: \
+                                        open a project file to see its diff." }</p>
+                },
+            } }
+        </section>
+    }
+}
+
+fn change_row(change: &FileChange, on_open: &Callback<FileRef>) -> Html {
+    let area = if change.status == ChangeStatus::Removed { Area::Before } else { Area::After };
+    let file = FileRef::new(area, change.path.clone());
+    let verb = match change.status {
+        ChangeStatus::Added => "added",
+        ChangeStatus::Removed => "removed",
+        ChangeStatus::Modified => "changed",
+        ChangeStatus::Unchanged => "unchanged",
+    };
+    let onclick = {
+        let on_open = on_open.clone();
+        Callback::from(move |_: MouseEvent| on_open.emit(file.clone()))
+    };
+    html! {
+        <li>
+            <button type="button" class="link-button" {onclick}>
+                <span class={classes!("badge", "swap", change.status.code().to_string())}>
+                    { change.status.code().to_string() }
+                </span>
+                { format!(" {} ", change.path) }
+                <span class="muted">{ format!("{verb}, +{} −{}", change.added, change.removed) }</span>
+            </button>
+        </li>
+    }
+}

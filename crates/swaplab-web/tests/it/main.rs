@@ -1,0 +1,10 @@
+//! Browser tests for the web crate, run by `wasm-bindgen-test-runner` in headless
+//! Chromium (`cargo xtask test`). They exercise the pieces a native test cannot: code
+//! that would read a clock in wasm, the DOM, storage and its failures, and rendering.
+#![cfg(target_arch = "wasm32")]
+
+mod browser;
+mod core_in_wasm;
+mod render;
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
