@@ -1,0 +1,66 @@
+//! Reading a project folder from disk into a `swaplab_core::Project`.
+//!
+//! Takes every text file under the folder, skipping what is never part of a Rasa
+//! project (hidden folders, caches, build output) and saying what it skipped.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use swaplab_core::Project;
+
+/// Files above this size are refused: no skill, config or tool file is this large.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Folders that never hold project files.
+const SKIPPED_DIRS: &[&str] =
+    &["__pycache__", "node_modules", "target", "models", ".git", ".venv", "venv"];
+
+/// Reads every text file under `dir`, with paths relative to it.
+pub fn project(dir: &Path) -> Result<Project> {
+    if !dir.is_dir() {
+        bail!("{} is not a folder", dir.display());
+    }
+    let mut files = Vec::new();
+    walk(dir, dir, &mut files)?;
+    Ok(Project::from_files(files))
+}
+
+fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) -> Result<()> {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("reading {}", dir.display()))?;
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let kind = entry.file_type().with_context(|| format!("reading {}", path.display()))?;
+        if kind.is_dir() {
+            if !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()) {
+                walk(root, &path, files)?;
+            }
+            continue;
+        }
+        if !kind.is_file() || name.starts_with('.') {
+            continue;
+        }
+        let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            bail!(
+                "{} is {size} bytes, over the {MAX_FILE_BYTES}-byte limit for one project file",
+                path.display()
+            );
+        }
+        let bytes = fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let Ok(text) = String::from_utf8(bytes) else {
+            eprintln!("swaplab: skipping {}: not UTF-8 text", path.display());
+            continue;
+        };
+        let relative = path.strip_prefix(root).expect("walked from root");
+        let relative: Vec<String> =
+            relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        files.push((relative.join("/"), text));
+    }
+    Ok(())
+}
