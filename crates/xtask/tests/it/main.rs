@@ -1,0 +1,4 @@
+//! Tidy checks run with the native tests: rules about the code base itself that no
+//! compiler enforces.
+
+mod tidy;

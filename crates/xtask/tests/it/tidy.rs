@@ -1,0 +1,163 @@
+//! The rules: every Rust file opens with `//!`; no `dbg!`, `todo!` or `unimplemented!`
+//! is committed; and `swaplab-core` depends only on crates from an allowlist, never on
+//! anything that reaches a browser, a runtime, a clock or randomness.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The crates `swaplab-core` may depend on, directly or not. Adding one is a decision:
+/// the core must stay pure, small (it ships in the wasm) and free of I/O.
+const CORE_ALLOWLIST: &[&str] = &[
+    "swaplab-core",
+    // serialisation
+    "serde",
+    "serde_core",
+    "serde_derive",
+    "serde_json",
+    "itoa",
+    "ryu",
+    "zmij",
+    "memchr",
+    // YAML, for the Rasa files (the design's choice: yaml_serde)
+    "yaml_serde",
+    "libyaml-rs",
+    "indexmap",
+    "hashbrown",
+    "equivalent",
+    // diffs and markdown
+    "similar",
+    "pulldown-cmark",
+    "bitflags",
+    "unicase",
+    // proc-macro support for serde_derive
+    "proc-macro2",
+    "quote",
+    "syn",
+    "unicode-ident",
+];
+
+/// Crates that must never appear, even if someone adds them to the allowlist.
+const CORE_FORBIDDEN: &[&str] = &[
+    "yew",
+    "web-sys",
+    "js-sys",
+    "wasm-bindgen",
+    "gloo",
+    "tokio",
+    "rand",
+    "getrandom",
+    "web-time",
+    "chrono",
+];
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).ancestors().nth(2).expect("crates/xtask").to_path_buf()
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("readable") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn all_rust_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    rust_files(&root().join("crates"), &mut files);
+    assert!(files.len() > 10, "found the sources");
+    files
+}
+
+/// The names in `cargo tree` output that are not on the allowlist or are forbidden.
+fn core_violations(tree: &str) -> Vec<String> {
+    let mut names: Vec<&str> = tree.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .filter(|name| !CORE_ALLOWLIST.contains(name) || CORE_FORBIDDEN.contains(name))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn every_rust_file_says_what_it_owns() {
+    let missing: Vec<String> = all_rust_files()
+        .into_iter()
+        .filter(|path| {
+            let text = fs::read_to_string(path).expect("readable");
+            !text.trim_start().starts_with("//!")
+        })
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "these files do not start with a `//!` comment:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn no_debugging_or_placeholder_macros_are_committed() {
+    let banned = [concat!("dbg", "!("), concat!("todo", "!("), concat!("unimplemented", "!(")];
+    let mut found = Vec::new();
+    for path in all_rust_files() {
+        let text = fs::read_to_string(&path).expect("readable");
+        for (number, line) in text.lines().enumerate() {
+            if banned.iter().any(|b| line.contains(b)) {
+                found.push(format!("{}:{}: {}", path.display(), number + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn swaplab_core_depends_only_on_allowlisted_crates() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let output = Command::new(cargo)
+        .args(["tree", "-p", "swaplab-core", "-e", "normal", "--prefix", "none", "--target", "all"])
+        .args(["--format", "{p}"])
+        .current_dir(root())
+        .output()
+        .expect("cargo tree runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let tree = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(tree.contains("similar"), "the tree lists core's dependencies:\n{tree}");
+    let violations = core_violations(&tree);
+    assert!(
+        violations.is_empty(),
+        "swaplab-core depends on {violations:?}, which the allowlist in {} does not allow. \
+         The core must stay free of browser, runtime, clock and randomness crates.",
+        file!()
+    );
+}
+
+#[test]
+fn the_dependency_check_catches_forbidden_and_unknown_crates() {
+    let tree =
+        "swaplab-core v0.1.0\nserde v1.0.0\ngetrandom v0.3.0\nleft-pad v1.0.0\nserde v1.0.0 (*)\n";
+    assert_eq!(core_violations(tree), ["getrandom", "left-pad"]);
+}
+
+#[test]
+fn the_core_clippy_config_bans_clock_filesystem_environment_and_process_calls() {
+    let config = fs::read_to_string(root().join("crates/swaplab-core/clippy.toml"))
+        .expect("clippy.toml exists");
+    for banned in [
+        "std::time::Instant::now",
+        "std::time::SystemTime::now",
+        "std::fs::read_to_string",
+        "std::fs::File",
+        "std::env::var",
+        "std::process::Command",
+        "similar::TextDiff::iter_inline_changes",
+    ] {
+        assert!(config.contains(&format!("\"{banned}\"")), "clippy.toml must ban {banned}");
+    }
+}

@@ -1,0 +1,33 @@
+// Shared steps for the end-to-end tests: open a page the way a reader does and fail on
+// anything the browser reports as broken.
+import { expect } from "@playwright/test";
+import fs from "node:fs";
+import path from "node:path";
+
+const shots = path.join(import.meta.dirname, "results", "screenshots");
+
+/** Records console errors and uncaught exceptions; `check()` fails the test on any. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => errors.push(`page error: ${err.message}`));
+  page.on("requestfailed", (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on("response", (res) => {
+    if (res.status() >= 400) errors.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  return { errors, check: () => expect(errors, errors.join("\n")).toEqual([]) };
+}
+
+/** Goes to a path relative to the site's base and waits until the app has rendered. */
+export async function open(page, relativePath) {
+  await page.goto(relativePath);
+  await expect(page.locator("header nav")).toBeVisible();
+}
+
+/** Saves a screenshot under e2e/results/screenshots/ to look at after the run. */
+export async function shot(page, testInfo, name) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${testInfo.project.name}-${name}.png`), fullPage: true });
+}

@@ -1,0 +1,110 @@
+// The site's frame: every route renders real content with no errors, navigation works,
+// and the theme follows the system until the reader picks one.
+import { test, expect } from "@playwright/test";
+import { open, shot, watchErrors } from "./helpers.mjs";
+
+const routes = [
+  { path: "", name: "home", heading: /drop-in replacement/, text: /Where to start/ },
+  { path: "learn", name: "learn", heading: "Chapters", text: /The agent before the swap/ },
+  { path: "learn/the-agent", name: "chapter", heading: "The agent before the swap", text: /project\.contact_id/ },
+  { path: "play", name: "play", heading: /Playground/, text: /Before the swap/ },
+  { path: "examples", name: "examples", heading: "Examples", text: /The tutorial's swap/ },
+  { path: "no/such/page", name: "not-found", heading: "There is no page here", text: /the playground/ },
+];
+
+for (const route of routes) {
+  test(`/${route.path} renders its content without errors`, async ({ page }, testInfo) => {
+    const watch = watchErrors(page);
+    await open(page, route.path);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(route.heading);
+    await expect(page.locator("main")).toContainText(route.text);
+    await expect(page).toHaveTitle(/Swap Lab/);
+    await shot(page, testInfo, route.name);
+    watch.check();
+  });
+}
+
+test("the header navigates between sections without reloading", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "");
+  await page.evaluate(() => (window.__sameDocument = true));
+  const nav = page.getByRole("navigation", { name: "Sections" });
+
+  await nav.getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+  await expect(nav.getByRole("link", { name: "Learn" })).toHaveClass(/current/);
+
+  await page.getByRole("link", { name: "The agent before the swap" }).click();
+  await expect(page).toHaveURL(/\/learn\/the-agent$/);
+  await expect(page).toHaveTitle("The agent before the swap — Swap Lab");
+
+  await nav.getByRole("link", { name: "Playground" }).click();
+  await expect(page).toHaveURL(/\/play$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Playground");
+
+  await page.getByRole("link", { name: "Swap Lab" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("drop-in replacement");
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  watch.check();
+});
+
+test("a chapter's link to the playground stays inside the app", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "learn/the-agent");
+  await page.evaluate(() => (window.__sameDocument = true));
+  await page.getByRole("link", { name: "Open these files in the playground" }).click();
+  await expect(page).toHaveURL(/\/play$/);
+  await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  watch.check();
+});
+
+test("the chapter's table of contents jumps within the page", async ({ page }) => {
+  await open(page, "learn/the-agent");
+  await page.getByRole("complementary").getByRole("link", { name: "Where the ticket tool gets its id" }).click();
+  await expect(page).toHaveURL(/\/learn\/the-agent#where-the-ticket-tool-gets-its-id$/);
+  await expect(page.getByRole("heading", { name: "Where the ticket tool gets its id" })).toBeInViewport();
+});
+
+test("an unknown chapter lists the real ones", async ({ page }) => {
+  await open(page, "learn/not-a-chapter");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No such chapter");
+  await expect(page.getByRole("link", { name: "The agent before the swap" })).toBeVisible();
+});
+
+test("the theme follows the system, and the toggle's choice survives a reload", async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ colorScheme: "dark" });
+  const page = await context.newPage();
+  await open(page, "");
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await background()).toBe("rgb(17, 19, 23)");
+
+  const toggle = page.getByRole("button", { name: /Theme:/ });
+  await expect(toggle).toHaveAccessibleName("Theme: system");
+  await toggle.click();
+  await expect(toggle).toHaveAccessibleName("Theme: light");
+  expect(await background()).toBe("rgb(251, 251, 250)");
+  await shot(page, testInfo, "home-light-on-dark-system");
+
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  expect(await background()).toBe("rgb(251, 251, 250)");
+
+  await page.getByRole("button", { name: /Theme:/ }).click();
+  await expect(page.getByRole("button", { name: /Theme:/ })).toHaveAccessibleName("Theme: dark");
+  await page.getByRole("button", { name: /Theme:/ }).click();
+  await expect(page.getByRole("button", { name: /Theme:/ })).toHaveAccessibleName("Theme: system");
+  await expect(page.locator("html")).not.toHaveAttribute("data-theme", /.+/);
+  await context.close();
+});
+
+test("the examples page opens an example in the playground", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "examples");
+  const card = page.locator("[data-example=tutorial]");
+  await expect(card).toContainText(/changed, \d+ added, \d+ removed by the swap/);
+  await card.getByRole("link", { name: "Open in the playground" }).click();
+  await expect(page).toHaveURL(/\/play\?example=tutorial$/);
+  await expect(page.locator(".example-title")).toContainText("The tutorial's swap");
+  watch.check();
+});

@@ -1,0 +1,28 @@
+// The same build served under /swaplab/: links, deep links and reloads stay under it.
+import { test, expect } from "@playwright/test";
+import { open, shot, watchErrors } from "./helpers.mjs";
+
+test("the site works under a sub-path, including deep links", async ({ page, baseURL }, testInfo) => {
+  const watch = watchErrors(page);
+  const base = new URL(baseURL).pathname;
+  expect(base).toBe("/swaplab/");
+
+  await open(page, "");
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(new RegExp(`${base}learn$`));
+
+  await open(page, "learn/the-agent");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("The agent before the swap");
+  await page.getByRole("link", { name: "Open these files in the playground" }).click();
+  await expect(page).toHaveURL(new RegExp(`${base}play$`));
+  await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
+  await shot(page, testInfo, "play");
+
+  await open(page, "examples");
+  await page.getByRole("link", { name: "Open in the playground" }).click();
+  await expect(page).toHaveURL(new RegExp(`${base}play\\?example=tutorial$`));
+  watch.check();
+});
