@@ -24,6 +24,13 @@ for (const route of routes) {
   });
 }
 
+test("the home page shows the swap in one picture, taken from the example's files", async ({ page }) => {
+  await open(page, "");
+  const picture = page.locator(".one-picture");
+  await expect(picture.locator("figure").first()).toContainText('context.memory.get("project.contact_id")');
+  await expect(picture.locator("figure").last()).toContainText("async def list_open_tickets(contact_id: str) -> CrmResult:");
+});
+
 test("the header navigates between sections without reloading", async ({ page }) => {
   const watch = watchErrors(page);
   await open(page, "");
@@ -78,6 +85,7 @@ test("the theme follows the system, and the toggle's choice survives a reload", 
   await open(page, "");
   const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(await background()).toBe("rgb(17, 19, 23)");
+  await shot(page, testInfo, "home-dark");
 
   const toggle = page.getByRole("button", { name: /Theme:/ });
   await expect(toggle).toHaveAccessibleName("Theme: system");

@@ -1,11 +1,13 @@
 //! Line diffs between the *before* and *after* projects, with word-level emphasis.
 //!
-//! Built on `similar`, but no `similar` type leaves this module: callers get plain view
-//! models with line numbers. Never call `similar`'s clock-reading entry points
-//! (`timeout`, `deadline`, `iter_inline_changes`): the browser has no clock to read and
-//! panics (`clippy.toml` bans them).
+//! Built on `similar`'s Myers algorithm, called one way only (`&str` slices, no
+//! deadline) for both lines and words: every other entry point monomorphises the
+//! algorithm again and weighs on the wasm, and the clock-reading ones (`timeout`,
+//! `deadline`, `iter_inline_changes`) panic in the browser (`clippy.toml` bans them).
+//! No `similar` type leaves this module: callers get plain view models.
 
-use similar::{ChangeTag, DiffOp, TextDiff};
+use similar::DiffOp;
+use similar::algorithms::{Capture, Compact, Replace, myers};
 
 use crate::workspace::Project;
 
@@ -142,9 +144,10 @@ impl FileDiff {
 
 /// Diffs two texts line by line, keeping `context` unchanged lines around each change.
 pub fn diff_text(old: &str, new: &str, context: usize) -> FileDiff {
-    let diff = TextDiff::configure().diff_lines(old, new);
+    let old_lines = split_lines(old);
+    let new_lines = split_lines(new);
     let mut file = FileDiff::default();
-    for group in diff.grouped_ops(context) {
+    for group in similar::group_diff_ops(diff_slices(&old_lines, &new_lines), context) {
         let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
         let old_range = first.old_range().start..last.old_range().end;
         let new_range = first.new_range().start..last.new_range().end;
@@ -156,7 +159,7 @@ pub fn diff_text(old: &str, new: &str, context: usize) -> FileDiff {
             lines: Vec::new(),
         };
         for op in &group {
-            push_op_lines(&diff, op, &mut hunk.lines);
+            push_op_lines(&old_lines, &new_lines, op, &mut hunk.lines);
         }
         file.added += hunk.lines.iter().filter(|l| l.kind == LineKind::Added).count();
         file.removed += hunk.lines.iter().filter(|l| l.kind == LineKind::Removed).count();
@@ -165,83 +168,192 @@ pub fn diff_text(old: &str, new: &str, context: usize) -> FileDiff {
     file
 }
 
+/// The one way this module runs Myers: on `&str` slices, with no deadline.
+fn diff_slices(old: &[&str], new: &[&str]) -> Vec<DiffOp> {
+    let mut hook = Compact::new(Replace::new(Capture::new()), old, new);
+    let captured = myers::diff_deadline_raw(&mut hook, old, 0..old.len(), new, 0..new.len(), None);
+    match captured {
+        Ok(()) => hook.into_inner().into_inner().into_ops(),
+        Err(never) => match never {},
+    }
+}
+
+/// Lines with their line endings, so that a missing final newline is a difference.
+fn split_lines(text: &str) -> Vec<&str> {
+    text.split_inclusive('\n').collect()
+}
+
+/// Words (runs of letters, digits and `_`), runs of spaces, and single other characters.
+fn split_words(text: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    let class = |c: char| {
+        if c.is_alphanumeric() || c == '_' {
+            0
+        } else if c == ' ' || c == '\t' {
+            1
+        } else {
+            2
+        }
+    };
+    let mut previous: Option<u8> = None;
+    for (i, c) in text.char_indices() {
+        let current = class(c);
+        if i > start && (previous != Some(current) || current == 2) {
+            words.push(&text[start..i]);
+            start = i;
+        }
+        previous = Some(current);
+    }
+    if start < text.len() {
+        words.push(&text[start..]);
+    }
+    words
+}
+
 fn hunk_start(index: usize, len: usize) -> usize {
     if len == 0 { index } else { index + 1 }
 }
 
-fn push_op_lines(diff: &TextDiff<'_, '_, str>, op: &DiffOp, lines: &mut Vec<DiffLine>) {
-    let emphasise = match *op {
-        DiffOp::Replace { old_index, old_len, new_index, new_len } => {
-            let bytes = |range: std::ops::Range<usize>, old: bool| -> usize {
-                range
-                    .filter_map(|i| if old { diff.old_slice(i) } else { diff.new_slice(i) })
-                    .map(str::len)
-                    .sum()
-            };
-            old_len <= INLINE_MAX_LINES
-                && new_len <= INLINE_MAX_LINES
-                && bytes(old_index..old_index + old_len, true) <= INLINE_MAX_BYTES
-                && bytes(new_index..new_index + new_len, false) <= INLINE_MAX_BYTES
-        }
-        _ => false,
+fn push_op_lines(old: &[&str], new: &[&str], op: &DiffOp, lines: &mut Vec<DiffLine>) {
+    let old_range = op.old_range();
+    let new_range = op.new_range();
+    let old_text = &old[old_range.clone()];
+    let new_text = &new[new_range.clone()];
+    let small = |run: &[&str]| {
+        run.len() <= INLINE_MAX_LINES
+            && run.iter().map(|l| l.len()).sum::<usize>() <= INLINE_MAX_BYTES
     };
-    if emphasise {
-        // No deadline: the size limits above bound the work instead of a clock.
-        for change in diff.iter_inline_changes_deadline(op, None) {
-            let segments = change
-                .iter_strings_lossy()
-                .map(|(emphasized, text)| Segment { text: text.into_owned(), emphasized })
-                .collect();
-            lines.push(diff_line(
-                change.tag(),
-                change.old_index(),
-                change.new_index(),
-                segments,
-                change.missing_newline(),
-            ));
+    match op {
+        DiffOp::Equal { .. } => {
+            for (offset, text) in old_text.iter().enumerate() {
+                let segments = vec![Segment { text: (*text).to_owned(), emphasized: false }];
+                lines.push(diff_line(
+                    LineKind::Context,
+                    Some(old_range.start + offset),
+                    Some(new_range.start + offset),
+                    segments,
+                    old_range.start + offset + 1 == old.len(),
+                ));
+            }
         }
-    } else {
-        for change in diff.iter_changes(op) {
-            let segments = vec![Segment { text: change.value().to_owned(), emphasized: false }];
-            lines.push(diff_line(
-                change.tag(),
-                change.old_index(),
-                change.new_index(),
-                segments,
-                change.missing_newline(),
-            ));
+        DiffOp::Replace { .. } if small(old_text) && small(new_text) => {
+            let (old_segments, new_segments) = emphasise(old_text, new_text);
+            for (offset, segments) in old_segments.into_iter().enumerate() {
+                let index = old_range.start + offset;
+                lines.push(diff_line(
+                    LineKind::Removed,
+                    Some(index),
+                    None,
+                    segments,
+                    index + 1 == old.len(),
+                ));
+            }
+            for (offset, segments) in new_segments.into_iter().enumerate() {
+                let index = new_range.start + offset;
+                lines.push(diff_line(
+                    LineKind::Added,
+                    None,
+                    Some(index),
+                    segments,
+                    index + 1 == new.len(),
+                ));
+            }
+        }
+        _ => {
+            for (offset, text) in old_text.iter().enumerate() {
+                let index = old_range.start + offset;
+                let segments = vec![Segment { text: (*text).to_owned(), emphasized: false }];
+                lines.push(diff_line(
+                    LineKind::Removed,
+                    Some(index),
+                    None,
+                    segments,
+                    index + 1 == old.len(),
+                ));
+            }
+            for (offset, text) in new_text.iter().enumerate() {
+                let index = new_range.start + offset;
+                let segments = vec![Segment { text: (*text).to_owned(), emphasized: false }];
+                lines.push(diff_line(
+                    LineKind::Added,
+                    None,
+                    Some(index),
+                    segments,
+                    index + 1 == new.len(),
+                ));
+            }
         }
     }
 }
 
+/// Splits two runs of replaced lines into per-line segments, marking the words that
+/// differ between them.
+fn emphasise(old: &[&str], new: &[&str]) -> (Vec<Vec<Segment>>, Vec<Vec<Segment>>) {
+    let old_joined: String = old.concat();
+    let new_joined: String = new.concat();
+    let old_words = split_words(&old_joined);
+    let new_words = split_words(&new_joined);
+    let mut old_marks = vec![false; old_words.len()];
+    let mut new_marks = vec![false; new_words.len()];
+    for op in diff_slices(&old_words, &new_words) {
+        if !matches!(op, DiffOp::Equal { .. }) {
+            old_marks[op.old_range()].fill(true);
+            new_marks[op.new_range()].fill(true);
+        }
+    }
+    (by_line(&old_words, &old_marks), by_line(&new_words, &new_marks))
+}
+
+/// Regroups marked words into lines of segments, merging neighbours with the same mark.
+fn by_line(words: &[&str], marks: &[bool]) -> Vec<Vec<Segment>> {
+    let mut lines = vec![Vec::new()];
+    for (word, &emphasized) in words.iter().zip(marks) {
+        let line: &mut Vec<Segment> = lines.last_mut().expect("starts with one line");
+        match line.last_mut() {
+            Some(last) if last.emphasized == emphasized && *word != "\n" => {
+                last.text.push_str(word);
+            }
+            _ => line.push(Segment {
+                text: (*word).to_owned(),
+                emphasized: emphasized && *word != "\n",
+            }),
+        }
+        if *word == "\n" {
+            lines.push(Vec::new());
+        }
+    }
+    if lines.last().is_some_and(Vec::is_empty) {
+        lines.pop();
+    }
+    lines
+}
+
 fn diff_line(
-    tag: ChangeTag,
+    kind: LineKind,
     old_index: Option<usize>,
     new_index: Option<usize>,
     mut segments: Vec<Segment>,
-    missing_newline: bool,
+    last_of_text: bool,
 ) -> DiffLine {
-    // The line's own newline belongs to the line, not to its text.
-    if let Some(last) = segments.last_mut()
-        && last.text.ends_with('\n')
-    {
-        last.text.pop();
-        if last.text.ends_with('\r') {
+    // The line's own ending (`\n` or `\r\n`) belongs to the line, not to its text. In
+    // emphasised lines the `\n` is a segment of its own, so strip across segments.
+    let mut had_newline = false;
+    for ending in ['\n', '\r'] {
+        segments.retain(|s| !s.text.is_empty());
+        let Some(last) = segments.last_mut() else { break };
+        if last.text.ends_with(ending) && (ending == '\n' || had_newline) {
             last.text.pop();
+            had_newline = true;
         }
     }
     segments.retain(|s| !s.text.is_empty());
-    let kind = match tag {
-        ChangeTag::Equal => LineKind::Context,
-        ChangeTag::Delete => LineKind::Removed,
-        ChangeTag::Insert => LineKind::Added,
-    };
     DiffLine {
         kind,
         old_line: old_index.map(|i| i + 1),
         new_line: new_index.map(|i| i + 1),
         segments,
-        missing_newline,
+        missing_newline: last_of_text && !had_newline,
     }
 }
 

@@ -132,3 +132,30 @@ fn project_changes_list_every_path_once_with_its_status() {
     );
     assert_eq!(project_changes(&before, &after)[1].status, ChangeStatus::Unchanged);
 }
+
+#[test]
+fn multi_line_replacements_keep_their_lines_apart() {
+    let diff = diff_text("a b\nc d\n", "a x\nc y\nz\n", 3);
+    let texts = |kind: LineKind| -> Vec<String> {
+        diff.hunks[0].lines.iter().filter(|l| l.kind == kind).map(|l| l.text()).collect()
+    };
+    assert_eq!(texts(LineKind::Removed), ["a b", "c d"]);
+    assert_eq!(texts(LineKind::Added), ["a x", "c y", "z"]);
+    let marked = |kind: LineKind| -> Vec<String> {
+        diff.hunks[0]
+            .lines
+            .iter()
+            .filter(|l| l.kind == kind)
+            .flat_map(|l| l.segments.iter().filter(|s| s.emphasized).map(|s| s.text.clone()))
+            .collect()
+    };
+    assert_eq!(marked(LineKind::Removed), ["b", "d"]);
+    assert_eq!(marked(LineKind::Added), ["x", "y", "z"]);
+}
+
+#[test]
+fn windows_line_endings_stay_out_of_the_text() {
+    let diff = diff_text("a\r\nb\r\n", "a\r\nc\r\n", 3);
+    let lines: Vec<String> = diff.hunks[0].lines.iter().map(|l| l.text()).collect();
+    assert_eq!(lines, ["a", "b", "c"]);
+}

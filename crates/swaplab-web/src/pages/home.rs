@@ -6,6 +6,26 @@ use yew_router::prelude::*;
 use super::use_title;
 use crate::route::Route;
 
+/// The lines of the built-in example that show the swap in one picture: the ticket
+/// tool before (reads the id from memory) and after (takes it as an argument). Read
+/// from the example's files, so the picture can never disagree with them.
+fn swap_in_one_picture() -> Option<(String, String)> {
+    let example = swaplab_content::example(swaplab_content::DEFAULT_EXAMPLE).ok()??;
+    let lines_around = |text: &str, needle: &str, extra: &str| -> Option<String> {
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines.iter().position(|l| l.contains(needle))?;
+        let mut picked = vec![lines[at]];
+        picked.extend(lines[at + 1..].iter().find(|l| l.contains(extra)));
+        Some(picked.join("\n"))
+    };
+    let before = example.workspace.before.file("skills/check_tickets/tools.py")?;
+    let (_, server) = example.workspace.server.files().next()?;
+    Some((
+        lines_around(before, "def list_open_tickets", "memory.get")?,
+        lines_around(server, "def list_open_tickets", "def list_open_tickets")?,
+    ))
+}
+
 /// The home page.
 #[component]
 pub fn HomePage() -> Html {
@@ -23,6 +43,22 @@ pub fn HomePage() -> Html {
                        in, and one customer's tickets or notes can reach another's record." }
                 </p>
             </section>
+            if let Some((before, after)) = swap_in_one_picture() {
+                <section class="one-picture" aria-labelledby="picture-heading">
+                    <h2 id="picture-heading" class="sr-only">{ "The swap in one picture" }</h2>
+                    <figure>
+                        <figcaption><span class="area-tag before">{ "before" }</span>
+                            { "a local tool reads the caller's id from project memory, which the runtime holds" }</figcaption>
+                        <pre><code>{ before }</code></pre>
+                    </figure>
+                    <span class="arrow" aria-hidden="true">{ "→" }</span>
+                    <figure>
+                        <figcaption><span class="area-tag after">{ "after" }</span>
+                            { "the MCP tool takes the id as an argument, and whoever fills in the call picks the customer" }</figcaption>
+                        <pre><code>{ after }</code></pre>
+                    </figure>
+                </section>
+            }
             <section class="start" aria-labelledby="start-heading">
                 <h2 id="start-heading">{ "Where to start" }</h2>
                 <ul class="cards">
