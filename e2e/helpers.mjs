@@ -6,11 +6,12 @@ import path from "node:path";
 
 const shots = path.join(import.meta.dirname, "results", "screenshots");
 
-/** Records console errors and uncaught exceptions; `check()` fails the test on any. */
+/** Records console errors and warnings, uncaught exceptions, failed requests and
+ *  HTTP errors; `check()` fails the test on any. */
 export function watchErrors(page) {
   const errors = [];
   page.on("console", (msg) => {
-    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+    if (msg.type() === "error" || msg.type() === "warning") errors.push(`console ${msg.type()}: ${msg.text()}`);
   });
   page.on("pageerror", (err) => errors.push(`page error: ${err.message}`));
   page.on("requestfailed", (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));

@@ -116,3 +116,16 @@ test("the examples page opens an example in the playground", async ({ page }) =>
   await expect(page.locator(".example-title")).toContainText("The tutorial's swap");
   watch.check();
 });
+
+test.describe("on a phone-sized screen", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  for (const route of routes) {
+    test(`/${route.path} fits the width without sideways scrolling`, async ({ page }, testInfo) => {
+      await open(page, route.path);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, "the page is wider than the screen").toBeLessThanOrEqual(0);
+      await expect(page.getByRole("link", { name: "Swap Lab" })).toBeVisible();
+      if (route.name === "play" || route.name === "chapter") await shot(page, testInfo, `phone-${route.name}`);
+    });
+  }
+});

@@ -9,7 +9,7 @@
 use similar::DiffOp;
 use similar::algorithms::{Capture, Compact, Replace, myers};
 
-use crate::workspace::Project;
+use crate::workspace::{Area, FileRef, Project, Workspace};
 
 /// Lines of unchanged context shown around each change, as `diff -u` does.
 pub const DEFAULT_CONTEXT: usize = 3;
@@ -358,7 +358,7 @@ fn diff_line(
 }
 
 /// How a path differs between two projects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ChangeStatus {
     /// Only in the new project.
     Added,
@@ -421,4 +421,24 @@ pub fn project_changes(old: &Project, new: &Project) -> Vec<FileChange> {
 
 fn line_count(text: &str) -> usize {
     text.lines().count()
+}
+
+/// What the swap did to each file of the two projects, addressed as workspace files:
+/// a modified path is marked on both sides, an added one on the *after* side, a removed
+/// one on the *before* side. Unchanged files are left out.
+pub fn swap_marks(workspace: &Workspace) -> Vec<(FileRef, ChangeStatus)> {
+    let mut marks = Vec::new();
+    for change in project_changes(&workspace.before, &workspace.after) {
+        let areas: &[Area] = match change.status {
+            ChangeStatus::Modified => &[Area::Before, Area::After],
+            ChangeStatus::Added => &[Area::After],
+            ChangeStatus::Removed => &[Area::Before],
+            ChangeStatus::Unchanged => &[],
+        };
+        marks.extend(
+            areas.iter().map(|area| (FileRef::new(*area, change.path.clone()), change.status)),
+        );
+    }
+    marks.sort();
+    marks
 }

@@ -59,14 +59,14 @@ fn try_show(detail: &str) -> Option<()> {
     let here = location.as_ref().and_then(|l| l.href().ok()).unwrap_or_default();
     let path = location.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
 
-    let link = |label: &str, href: &str| {
+    let link = |label: &str, href: &str, class: &str| {
         let a = element("a")?;
         a.set_text_content(Some(label));
         let _ = a.set_attribute("href", href);
-        a.set_class_name("button");
+        a.set_class_name(class);
         Some(a)
     };
-    let reload = link("Reload", &here)?;
+    let reload = link("Reload", &here, "button")?;
     let _ = actions.append_child(&reload);
     let drafts = drafts_as_json();
     if drafts != "{}" {
@@ -74,11 +74,11 @@ fn try_show(detail: &str) -> Option<()> {
             "data:application/json;charset=utf-8,{}",
             String::from(js_sys::encode_uri_component(&drafts))
         );
-        let download = link("Download drafts", &href)?;
+        let download = link("Download drafts", &href, "button secondary")?;
         let _ = download.set_attribute("download", "swaplab-drafts.json");
         let _ = actions.append_child(&download);
     }
-    let reset = link("Reset draft", &format!("{path}?{RESET_DRAFT_PARAM}"))?;
+    let reset = link("Reset draft", &format!("{path}?{RESET_DRAFT_PARAM}"), "button danger")?;
     let _ = actions.append_child(&reset);
 
     let details = element("details")?;

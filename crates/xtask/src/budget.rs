@@ -8,8 +8,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
-/// One KiB, the unit of the budgets.
-const KIB: f64 = 1024.0;
+/// One KB, the unit of the budgets.
+const KB: f64 = 1000.0;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,8 +20,8 @@ struct Budgets {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SizeBudgets {
-    wasm_brotli_kib: f64,
-    js_brotli_kib: f64,
+    wasm_brotli_kb: f64,
+    js_brotli_kb: f64,
 }
 
 /// One built file's sizes in bytes.
@@ -92,27 +92,45 @@ pub fn check(root: &Path, dist: &Path) -> Result<(usize, usize)> {
             thousands(size.brotli)
         );
     }
-    let total = |ext: &str| -> usize {
-        sizes.iter().filter(|s| s.name.ends_with(ext)).map(|s| s.brotli).sum()
-    };
-    let checks = [
-        ("wasm, brotli", total(".wasm"), budgets.size.wasm_brotli_kib),
-        ("JS, brotli", total(".js"), budgets.size.js_brotli_kib),
-    ];
     let mut passed = 0;
     let mut failed = 0;
     println!();
-    for (label, bytes, limit_kib) in checks {
-        let kib = bytes as f64 / KIB;
-        let ok = kib <= limit_kib;
+    for verdict in evaluate(&budgets.size, &sizes) {
         println!(
-            "    {} {label:<14} {kib:>8.1} KiB of {limit_kib:.0} KiB ({:.0}%)",
-            if ok { "✓" } else { "✗" },
-            100.0 * kib / limit_kib
+            "    {} {:<14} {:>8.1} KB of {:.0} KB ({:.0}%)",
+            if verdict.ok { "✓" } else { "✗" },
+            verdict.label,
+            verdict.kb,
+            verdict.limit_kb,
+            100.0 * verdict.kb / verdict.limit_kb
         );
-        if ok { passed += 1 } else { failed += 1 }
+        if verdict.ok { passed += 1 } else { failed += 1 }
     }
     Ok((passed, failed))
+}
+
+struct Verdict {
+    label: &'static str,
+    kb: f64,
+    limit_kb: f64,
+    ok: bool,
+}
+
+/// Sums brotli sizes per kind of file and compares them with the budgets.
+fn evaluate(budgets: &SizeBudgets, sizes: &[FileSize]) -> Vec<Verdict> {
+    let total = |ext: &str| -> usize {
+        sizes.iter().filter(|s| s.name.ends_with(ext)).map(|s| s.brotli).sum()
+    };
+    [
+        ("wasm, brotli", total(".wasm"), budgets.wasm_brotli_kb),
+        ("JS, brotli", total(".js"), budgets.js_brotli_kb),
+    ]
+    .into_iter()
+    .map(|(label, bytes, limit_kb)| {
+        let kb = bytes as f64 / KB;
+        Verdict { label, kb, limit_kb, ok: kb <= limit_kb }
+    })
+    .collect()
 }
 
 fn thousands(n: usize) -> String {
@@ -125,4 +143,32 @@ fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str, brotli: usize) -> FileSize {
+        FileSize { name: name.to_owned(), raw: brotli * 3, gzip: brotli * 2, brotli }
+    }
+
+    #[test]
+    fn budgets_sum_every_file_of_a_kind_and_fail_above_the_limit() {
+        let budgets = SizeBudgets { wasm_brotli_kb: 300.0, js_brotli_kb: 12.0 };
+        let within = [file("app_bg.wasm", 300_000), file("app.js", 6_000), file("theme.js", 6_000)];
+        assert!(evaluate(&budgets, &within).iter().all(|v| v.ok));
+        let over = [file("app_bg.wasm", 300_001), file("app.js", 6_000), file("theme.js", 6_001)];
+        let verdicts = evaluate(&budgets, &over);
+        assert_eq!(verdicts.iter().map(|v| v.ok).collect::<Vec<_>>(), [false, false]);
+    }
+
+    #[test]
+    fn compression_figures_are_real() {
+        let text = "Swap Lab ".repeat(1000);
+        let (gzip, brotli) = (gzip(text.as_bytes()).unwrap(), brotli(text.as_bytes()).unwrap());
+        assert!(gzip < text.len() / 20 && brotli < text.len() / 20, "{gzip} {brotli}");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(999), "999");
+    }
 }

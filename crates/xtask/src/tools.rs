@@ -260,7 +260,10 @@ fn ensure_chromium(path: &OsString) -> Result<(PathBuf, PathBuf)> {
     apt(&["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"])
         .context("installing chromium failed; the apt-get output above says why")?;
     match (find("chromium"), find("chromedriver")) {
-        (Some(chromium), Some(driver)) => Ok((chromium, driver)),
+        (Some(chromium), Some(driver)) => {
+            note(&format!("✓ {} and {}", chromium.display(), driver.display()));
+            Ok((chromium, driver))
+        }
         _ => bail!("apt-get finished but chromium or chromedriver is still not on PATH"),
     }
 }

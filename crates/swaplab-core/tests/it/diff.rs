@@ -1,7 +1,9 @@
 //! Line diffs: hunks, headers, word emphasis and project comparisons.
 
-use swaplab_core::Project;
-use swaplab_core::diff::{ChangeStatus, DEFAULT_CONTEXT, LineKind, diff_text, project_changes};
+use swaplab_core::diff::{
+    ChangeStatus, DEFAULT_CONTEXT, LineKind, diff_text, project_changes, swap_marks,
+};
+use swaplab_core::{Project, Workspace};
 
 fn check(old: &str, new: &str, expected: &str) {
     let diff = diff_text(old, new, DEFAULT_CONTEXT);
@@ -158,4 +160,21 @@ fn windows_line_endings_stay_out_of_the_text() {
     let diff = diff_text("a\r\nb\r\n", "a\r\nc\r\n", 3);
     let lines: Vec<String> = diff.hunks[0].lines.iter().map(|l| l.text()).collect();
     assert_eq!(lines, ["a", "b", "c"]);
+}
+
+#[test]
+fn swap_marks_put_each_change_on_the_side_where_the_file_is() {
+    let workspace = Workspace {
+        before: Project::from_files([("same.md", "x"), ("changed.md", "a"), ("gone.py", "y")]),
+        after: Project::from_files([("same.md", "x"), ("changed.md", "b"), ("new.yml", "z")]),
+        ..Workspace::default()
+    };
+    let marks: Vec<String> = swap_marks(&workspace)
+        .iter()
+        .map(|(file, status)| format!("{} {file}", status.code()))
+        .collect();
+    assert_eq!(
+        marks,
+        ["M before/changed.md", "D before/gone.py", "M after/changed.md", "A after/new.yml"]
+    );
 }

@@ -33,7 +33,8 @@ pub fn Header() -> Html {
     html! {
         <header class="site-header">
             <Link<Route> to={Route::Home} classes="brand">
-                <span class="brand-mark" aria-hidden="true">{ "⇄" }</span>{ "Swap Lab" }
+                <span class="brand-mark" aria-hidden="true">{ "⇄" }</span>
+                <span class="brand-name">{ "Swap Lab" }</span>
             </Link<Route>>
             <nav aria-label="Sections">
                 <ul>

@@ -9,9 +9,9 @@ use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use serde::Deserialize;
 use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
-use swaplab_core::diff::{ChangeStatus, project_changes};
+use swaplab_core::diff::swap_marks;
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
-use swaplab_core::{Area, FileRef, Workspace};
+use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
@@ -215,8 +215,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let state = state.clone();
         Callback::from(move |file: FileRef| state.dispatch(Action::Open(file)))
     };
-    let statuses = use_memo((workspace.clone(), origin.pristine.clone()), |(ws, pristine)| {
-        Rc::new(file_statuses(ws, pristine))
+    let statuses = use_memo((workspace.clone(), origin.pristine.clone()), {
+        let state = state.clone();
+        move |(_, pristine)| Rc::new(file_statuses(&state.0, pristine))
     });
 
     let open = state.0.open_file().map(|(file, text)| (file.clone(), text.to_owned()));
@@ -332,30 +333,18 @@ fn store_draft(origin: &Origin, latest: &Rc<RefCell<Option<Session>>>) -> SaveSt
     }
 }
 
-fn file_statuses(workspace: &Workspace, pristine: &Workspace) -> Vec<(FileRef, FileStatus)> {
-    let mut statuses: Vec<(FileRef, FileStatus)> =
-        workspace.files().map(|(file, _)| (file, FileStatus::default())).collect();
-    let edited: Vec<FileRef> = workspace
+fn file_statuses(session: &Session, pristine: &Workspace) -> Vec<(FileRef, FileStatus)> {
+    let edited = session.edited_files(pristine);
+    let marks = swap_marks(&session.workspace);
+    session
+        .workspace
         .files()
-        .filter(|(file, text)| pristine.file(file) != Some(*text))
-        .map(|(file, _)| file)
-        .collect();
-    for (file, status) in &mut statuses {
-        status.edited = edited.contains(file);
-    }
-    for change in project_changes(&workspace.before, &workspace.after) {
-        let marks: &[(Area, char)] = match change.status {
-            ChangeStatus::Modified => &[(Area::Before, 'M'), (Area::After, 'M')],
-            ChangeStatus::Added => &[(Area::After, 'A')],
-            ChangeStatus::Removed => &[(Area::Before, 'D')],
-            ChangeStatus::Unchanged => &[],
-        };
-        for (area, code) in marks {
-            let file = FileRef::new(*area, change.path.clone());
-            if let Some((_, status)) = statuses.iter_mut().find(|(f, _)| *f == file) {
-                status.swap = Some(*code);
-            }
-        }
-    }
-    statuses
+        .map(|(file, _)| {
+            let status = FileStatus {
+                edited: edited.contains(&file),
+                swap: marks.iter().find(|(f, _)| *f == file).map(|(_, status)| status.code()),
+            };
+            (file, status)
+        })
+        .collect()
 }
