@@ -115,3 +115,29 @@ test("the editor is no keyboard trap: Tab moves on", async ({ page }) => {
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe("TEXTAREA");
 });
+
+test("a link with ?reset-draft sets drafts aside, and the playground offers them back", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await page.locator('[data-file="crm/crm.yml"]').click();
+  await editor(page).press("Control+End");
+  await page.keyboard.type("\n# work that must survive a reset link\n");
+  await expect(page.locator(".save-status")).toHaveText("Draft saved in this browser");
+
+  await open(page, "play?reset-draft");
+  await expect(page).toHaveURL(/\/play$/);
+  await expect(page.locator(".save-status")).toHaveText("The example as shipped");
+  const offer = page.getByRole("status").filter({ hasText: "was set aside" });
+  await expect(offer).toBeVisible();
+
+  await offer.getByRole("button", { name: "Restore it" }).click();
+  await expect(offer).toHaveCount(0);
+  await expect(editor(page)).toHaveValue(/# work that must survive a reset link/);
+  await expect(page.locator(".save-status")).toHaveText("Draft saved in this browser");
+  expect(await page.evaluate(() => localStorage.getItem("swaplab.draft.v1.tutorial.set-aside"))).toBeNull();
+
+  await page.reload();
+  await expect(page.getByText("was set aside")).toHaveCount(0);
+  await expect(page.getByText("was restored from this browser")).toBeVisible();
+  watch.check();
+});

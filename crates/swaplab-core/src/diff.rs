@@ -218,72 +218,52 @@ fn hunk_start(index: usize, len: usize) -> usize {
 fn push_op_lines(old: &[&str], new: &[&str], op: &DiffOp, lines: &mut Vec<DiffLine>) {
     let old_range = op.old_range();
     let new_range = op.new_range();
-    let old_text = &old[old_range.clone()];
-    let new_text = &new[new_range.clone()];
+    let old_run = &old[old_range.clone()];
+    let new_run = &new[new_range.clone()];
+    if let DiffOp::Equal { .. } = op {
+        for (offset, text) in old_run.iter().enumerate() {
+            let (o, n) = (old_range.start + offset, new_range.start + offset);
+            lines.push(diff_line(
+                LineKind::Context,
+                Some(o),
+                Some(n),
+                plain(text),
+                o + 1 == old.len(),
+            ));
+        }
+        return;
+    }
     let small = |run: &[&str]| {
         run.len() <= INLINE_MAX_LINES
             && run.iter().map(|l| l.len()).sum::<usize>() <= INLINE_MAX_BYTES
     };
-    match op {
-        DiffOp::Equal { .. } => {
-            for (offset, text) in old_text.iter().enumerate() {
-                let segments = vec![Segment { text: (*text).to_owned(), emphasized: false }];
-                lines.push(diff_line(
-                    LineKind::Context,
-                    Some(old_range.start + offset),
-                    Some(new_range.start + offset),
-                    segments,
-                    old_range.start + offset + 1 == old.len(),
-                ));
-            }
-        }
-        DiffOp::Replace { .. } if small(old_text) && small(new_text) => {
-            let (old_segments, new_segments) = emphasise(old_text, new_text);
-            for (offset, segments) in old_segments.into_iter().enumerate() {
-                let index = old_range.start + offset;
-                lines.push(diff_line(
-                    LineKind::Removed,
-                    Some(index),
-                    None,
-                    segments,
-                    index + 1 == old.len(),
-                ));
-            }
-            for (offset, segments) in new_segments.into_iter().enumerate() {
-                let index = new_range.start + offset;
-                lines.push(diff_line(
-                    LineKind::Added,
-                    None,
-                    Some(index),
-                    segments,
-                    index + 1 == new.len(),
-                ));
-            }
-        }
-        _ => {
-            for (offset, text) in old_text.iter().enumerate() {
-                let index = old_range.start + offset;
-                let segments = vec![Segment { text: (*text).to_owned(), emphasized: false }];
-                lines.push(diff_line(
-                    LineKind::Removed,
-                    Some(index),
-                    None,
-                    segments,
-                    index + 1 == old.len(),
-                ));
-            }
-            for (offset, text) in new_text.iter().enumerate() {
-                let index = new_range.start + offset;
-                let segments = vec![Segment { text: (*text).to_owned(), emphasized: false }];
-                lines.push(diff_line(
-                    LineKind::Added,
-                    None,
-                    Some(index),
-                    segments,
-                    index + 1 == new.len(),
-                ));
-            }
-        }
+    let (old_segments, new_segments) =
+        if matches!(op, DiffOp::Replace { .. }) && small(old_run) && small(new_run) {
+            emphasise(old_run, new_run)
+        } else {
+            (old_run.iter().map(|t| plain(t)).collect(), new_run.iter().map(|t| plain(t)).collect())
+        };
+    push_side(lines, LineKind::Removed, old_range.start, old.len(), old_segments);
+    push_side(lines, LineKind::Added, new_range.start, new.len(), new_segments);
+}
+
+fn plain(text: &str) -> Vec<Segment> {
+    vec![Segment { text: text.to_owned(), emphasized: false }]
+}
+
+/// Pushes one side of a change: removed lines carry old numbers, added lines new ones.
+fn push_side(
+    lines: &mut Vec<DiffLine>,
+    kind: LineKind,
+    start: usize,
+    total: usize,
+    segments: Vec<Vec<Segment>>,
+) {
+    for (offset, segments) in segments.into_iter().enumerate() {
+        let index = start + offset;
+        let (old_line, new_line) =
+            if kind == LineKind::Removed { (Some(index), None) } else { (None, Some(index)) };
+        lines.push(diff_line(kind, old_line, new_line, segments, index + 1 == total));
     }
 }
 

@@ -51,10 +51,29 @@ pub fn draft_key(example: &str) -> String {
     format!("{DRAFT_PREFIX}{example}")
 }
 
-/// Removes every stored draft.
-pub fn remove_all_drafts() {
+/// Suffix of a draft moved aside by the crash banner's "Reset draft".
+pub const SET_ASIDE_SUFFIX: &str = ".set-aside";
+/// Suffix of a draft that could not be read, kept for the reader.
+pub const DAMAGED_SUFFIX: &str = ".damaged";
+
+/// Where a draft goes when it is set aside.
+pub fn set_aside_key(example: &str) -> String {
+    format!("{}{SET_ASIDE_SUFFIX}", draft_key(example))
+}
+
+/// Moves every draft aside, so the page starts from the examples without deleting
+/// anyone's work: a link that asks for this cannot destroy a draft. A draft that cannot
+/// be copied (a full storage) stays where it is.
+pub fn set_aside_drafts() {
     for key in keys_with_prefix(DRAFT_PREFIX) {
-        remove(&key);
+        if key.ends_with(SET_ASIDE_SUFFIX) || key.ends_with(DAMAGED_SUFFIX) {
+            continue;
+        }
+        if let Some(text) = load(&key)
+            && save(&format!("{key}{SET_ASIDE_SUFFIX}"), &text).is_ok()
+        {
+            remove(&key);
+        }
     }
 }
 

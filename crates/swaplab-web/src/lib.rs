@@ -38,7 +38,8 @@ fn schedule_debug_panic() {
     }
 }
 
-/// `?reset-draft` (the crash banner's last resort) starts without any stored draft.
+/// `?reset-draft` (the crash banner's last resort) starts without the stored drafts,
+/// which are set aside rather than deleted.
 fn honour_reset_request() {
     let query = browser::query_string();
     let mut kept = Vec::new();
@@ -51,7 +52,7 @@ fn honour_reset_request() {
         }
     }
     if reset {
-        browser::remove_all_drafts();
+        browser::set_aside_drafts();
         browser::replace_query(&kept.join("&"));
     }
 }

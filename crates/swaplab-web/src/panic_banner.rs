@@ -50,7 +50,8 @@ fn try_show(detail: &str) -> Option<()> {
     let text = element("p")?;
     text.set_text_content(Some(
         "Your drafts are still stored in this browser. Reload to carry on, download them to \
-         keep a copy, or start again without them if this page keeps breaking.",
+         keep a copy, or reset to start from the examples if this page keeps breaking: the \
+         drafts are set aside, and the playground offers them back.",
     ));
 
     let actions = element("p")?;

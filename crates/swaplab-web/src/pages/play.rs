@@ -16,7 +16,7 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use super::use_title;
-use crate::browser::{draft_key, load, remove, save};
+use crate::browser::{DAMAGED_SUFFIX, draft_key, load, remove, save, set_aside_key};
 use crate::components::{Editor, FileStatus, FileTree, Notice, NoticeKind};
 use crate::panes::DiffPane;
 use crate::state::PlayState;
@@ -85,8 +85,23 @@ fn resolve_origin(requested: Option<&str>) -> Origin {
     }
 }
 
+/// Something the playground tells the reader above the files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PlayNotice {
+    kind: NoticeKind,
+    text: String,
+    /// Offers the draft the crash banner set aside: restore it or delete it.
+    offers_set_aside: bool,
+}
+
+impl PlayNotice {
+    fn new(kind: NoticeKind, text: impl Into<String>) -> PlayNotice {
+        PlayNotice { kind, text: text.into(), offers_set_aside: false }
+    }
+}
+
 /// A restored draft, or the example itself, plus what to tell the reader.
-fn restore(origin: &Origin) -> (Session, Option<(NoticeKind, String)>) {
+fn restore(origin: &Origin) -> (Session, Option<PlayNotice>) {
     let fresh = || Session::new(Some(origin.id.clone()), (*origin.pristine).clone());
     let key = draft_key(&origin.id);
     let Some(text) = load(&key) else { return (fresh(), None) };
@@ -97,14 +112,14 @@ fn restore(origin: &Origin) -> (Session, Option<(NoticeKind, String)>) {
         }
         Ok(session) => (
             session,
-            Some((
+            Some(PlayNotice::new(
                 NoticeKind::Info,
-                "Your draft of this example was restored from this browser.".to_owned(),
+                "Your draft of this example was restored from this browser.",
             )),
         ),
         Err(error) => {
             // Keep the damaged text where the next save cannot overwrite it.
-            let backup = format!("{key}.damaged");
+            let backup = format!("{key}{DAMAGED_SUFFIX}");
             let kept = save(&backup, &text).is_ok();
             let mut message = format!("Your saved draft could not be opened: {error}.");
             if kept {
@@ -112,7 +127,7 @@ fn restore(origin: &Origin) -> (Session, Option<(NoticeKind, String)>) {
                     " Its text is kept in this browser's storage as “{backup}”."
                 ));
             }
-            (fresh(), Some((NoticeKind::Warning, message)))
+            (fresh(), Some(PlayNotice::new(NoticeKind::Warning, message)))
         }
     }
 }
@@ -151,9 +166,18 @@ fn Playground(props: &PlaygroundProps) -> Html {
         move || {
             let mut notices = Vec::new();
             if let Some(text) = &origin.notice {
-                notices.push((NoticeKind::Warning, text.clone()));
+                notices.push(PlayNotice::new(NoticeKind::Warning, text.clone()));
             }
             notices.extend(restored.1.clone());
+            if load(&set_aside_key(&origin.id)).is_some() {
+                notices.push(PlayNotice {
+                    kind: NoticeKind::Info,
+                    text: "A draft of this example was set aside when the page was reset after \
+                           a crash."
+                        .to_owned(),
+                    offers_set_aside: true,
+                });
+            }
             notices
         }
     });
@@ -302,14 +326,51 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     }
                 }
             </div>
-            { for notices.iter().enumerate().map(|(i, (kind, text))| {
-                let notices = notices.clone();
-                let dismiss = Callback::from(move |()| {
-                    let mut kept = (*notices).clone();
-                    kept.remove(i);
-                    notices.set(kept);
+            { for notices.iter().enumerate().map(|(i, notice)| {
+                let dismiss = {
+                    let notices = notices.clone();
+                    Callback::from(move |()| {
+                        let mut kept = (*notices).clone();
+                        kept.remove(i);
+                        notices.set(kept);
+                    })
+                };
+                let actions = notice.offers_set_aside.then(|| {
+                    let restore = {
+                        let (state, origin, notices) = (state.clone(), origin.clone(), notices.clone());
+                        Callback::from(move |_: MouseEvent| {
+                            let outcome = restore_set_aside(&origin, &state.0);
+                            let mut kept = (*notices).clone();
+                            match outcome {
+                                Ok(action) => {
+                                    kept.remove(i);
+                                    state.dispatch(action);
+                                }
+                                Err(message) => kept[i] = PlayNotice::new(NoticeKind::Warning, message),
+                            }
+                            notices.set(kept);
+                        })
+                    };
+                    let delete = {
+                        let (origin, dismiss) = (origin.clone(), dismiss.clone());
+                        Callback::from(move |_: MouseEvent| {
+                            remove(&set_aside_key(&origin.id));
+                            dismiss.emit(());
+                        })
+                    };
+                    html! {
+                        <span class="notice-actions">
+                            <button type="button" onclick={restore}>{ "Restore it" }</button>
+                            <button type="button" class="danger" onclick={delete}>{ "Delete it" }</button>
+                        </span>
+                    }
                 });
-                html! { <Notice kind={*kind} on_dismiss={dismiss}>{ text.clone() }</Notice> }
+                html! {
+                    <Notice kind={notice.kind} on_dismiss={dismiss}>
+                        { notice.text.clone() }
+                        { for actions }
+                    </Notice>
+                }
             }) }
             <div class="play-grid">
                 <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} />
@@ -318,6 +379,26 @@ fn Playground(props: &PlaygroundProps) -> Html {
             </div>
         </div>
     }
+}
+
+/// Brings back the draft the crash banner set aside. Whatever the reader has edited
+/// since takes its place, so nothing is lost either way.
+fn restore_set_aside(origin: &Origin, current: &Session) -> Result<Action, String> {
+    let key = set_aside_key(&origin.id);
+    let text = load(&key).ok_or("The set-aside draft is no longer in this browser's storage.")?;
+    let draft = decode_draft(&text)
+        .map_err(|e| format!("The set-aside draft could not be opened: {e}."))?;
+    if current.workspace == *origin.pristine {
+        remove(&key);
+    } else {
+        save(&key, &encode_draft(current))
+            .map_err(|e| format!("Your current edits could not be set aside in its place: {e}."))?;
+    }
+    Ok(Action::Load {
+        example: Some(origin.id.clone()),
+        workspace: draft.workspace,
+        open: draft.open,
+    })
 }
 
 fn store_draft(origin: &Origin, latest: &Rc<RefCell<Option<Session>>>) -> SaveStatus {
