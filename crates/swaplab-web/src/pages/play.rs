@@ -195,8 +195,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
 
     // The latest session and whether it waits to be saved, where the timer and the
     // page-hide listener can reach them.
-    let latest = use_mut_ref(|| None::<Session>);
-    *latest.borrow_mut() = Some(state.0.clone());
+    let latest = use_mut_ref(|| None::<UseReducerHandle<PlayState>>);
+    *latest.borrow_mut() = Some(state.clone());
     let dirty = use_mut_ref(|| false);
     let loaded_revision = use_mut_ref(|| state.0.revision);
 
@@ -401,9 +401,13 @@ fn restore_set_aside(origin: &Origin, current: &Session) -> Result<Action, Strin
     })
 }
 
-fn store_draft(origin: &Origin, latest: &Rc<RefCell<Option<Session>>>) -> SaveStatus {
-    let session = latest.borrow();
-    let Some(session) = session.as_ref() else { return SaveStatus::Pristine };
+/// The newest state, where timers and event listeners can read it after later renders.
+type LatestState = Rc<RefCell<Option<UseReducerHandle<PlayState>>>>;
+
+fn store_draft(origin: &Origin, latest: &LatestState) -> SaveStatus {
+    let latest = latest.borrow();
+    let Some(state) = latest.as_ref() else { return SaveStatus::Pristine };
+    let session = &state.0;
     if session.workspace == *origin.pristine {
         remove(&draft_key(&origin.id));
         return SaveStatus::Pristine;
