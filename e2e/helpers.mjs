@@ -14,7 +14,12 @@ export function watchErrors(page) {
     if (msg.type() === "error" || msg.type() === "warning") errors.push(`console ${msg.type()}: ${msg.text()}`);
   });
   page.on("pageerror", (err) => errors.push(`page error: ${err.message}`));
-  page.on("requestfailed", (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  page.on("requestfailed", (req) => {
+    // A navigation cancels what the previous page was still fetching (a favicon, say):
+    // that is the browser moving on, not the site failing.
+    const reason = req.failure()?.errorText;
+    if (reason !== "net::ERR_ABORTED") errors.push(`request failed: ${req.url()} ${reason}`);
+  });
   page.on("response", (res) => {
     if (res.status() >= 400) errors.push(`HTTP ${res.status()}: ${res.url()}`);
   });
