@@ -5,6 +5,14 @@ import { open, shot, watchErrors } from "./helpers.mjs";
 
 const editor = (page) => page.getByRole("textbox", { name: /^Contents of / });
 
+/** Opens the CRM seed, appends a line to it, and waits until the draft is saved. */
+async function appendToCrmSeed(page, line) {
+  await page.locator('[data-file="crm/crm.yml"]').click();
+  await editor(page).press("Control+End");
+  await page.keyboard.type(`\n${line}\n`);
+  await expect(page.locator(".save-status")).toHaveText("Draft saved in this browser");
+}
+
 test("the tutorial's swap is loaded, with the first changed skill open", async ({ page }, testInfo) => {
   const watch = watchErrors(page);
   await open(page, "play");
@@ -55,10 +63,7 @@ test("typing changes the diff at once and keeps the caret where it was", async (
 test("a draft survives a reload, and reset brings the example back", async ({ page }) => {
   const watch = watchErrors(page);
   await open(page, "play");
-  await page.locator('[data-file="crm/crm.yml"]').click();
-  await editor(page).press("Control+End");
-  await page.keyboard.type("\n# a note only this reader wrote\n");
-  await expect(page.locator(".save-status")).toHaveText("Draft saved in this browser");
+  await appendToCrmSeed(page, "# a note only this reader wrote");
 
   await page.reload();
   await expect(page.getByRole("status").filter({ hasText: "was restored from this browser" })).toBeVisible();
@@ -119,10 +124,7 @@ test("the editor is no keyboard trap: Tab moves on", async ({ page }) => {
 test("a link with ?reset-draft sets drafts aside, and the playground offers them back", async ({ page }) => {
   const watch = watchErrors(page);
   await open(page, "play");
-  await page.locator('[data-file="crm/crm.yml"]').click();
-  await editor(page).press("Control+End");
-  await page.keyboard.type("\n# work that must survive a reset link\n");
-  await expect(page.locator(".save-status")).toHaveText("Draft saved in this browser");
+  await appendToCrmSeed(page, "# work that must survive a reset link");
 
   await open(page, "play?reset-draft");
   await expect(page).toHaveURL(/\/play$/);

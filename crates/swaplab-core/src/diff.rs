@@ -9,7 +9,7 @@
 use similar::DiffOp;
 use similar::algorithms::{Capture, Compact, Replace, myers};
 
-use crate::workspace::{Area, FileRef, Project, Workspace};
+use crate::workspace::{Area, FileRef, Project};
 
 /// Lines of unchanged context shown around each change, as `diff -u` does.
 pub const DEFAULT_CONTEXT: usize = 3;
@@ -403,12 +403,12 @@ fn line_count(text: &str) -> usize {
     text.lines().count()
 }
 
-/// What the swap did to each file of the two projects, addressed as workspace files:
-/// a modified path is marked on both sides, an added one on the *after* side, a removed
-/// one on the *before* side. Unchanged files are left out.
-pub fn swap_marks(workspace: &Workspace) -> Vec<(FileRef, ChangeStatus)> {
+/// What the swap did to each file of the two projects (from [`project_changes`]),
+/// addressed as workspace files: a modified path is marked on both sides, an added one
+/// on the *after* side, a removed one on the *before* side. Unchanged files are left out.
+pub fn swap_marks(changes: &[FileChange]) -> Vec<(FileRef, ChangeStatus)> {
     let mut marks = Vec::new();
-    for change in project_changes(&workspace.before, &workspace.after) {
+    for change in changes {
         let areas: &[Area] = match change.status {
             ChangeStatus::Modified => &[Area::Before, Area::After],
             ChangeStatus::Added => &[Area::After],

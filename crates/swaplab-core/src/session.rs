@@ -5,6 +5,7 @@
 //! Encoding a draft is pure: storing it is the shell's job.
 
 use std::fmt;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -15,8 +16,9 @@ use crate::workspace::{FileRef, Workspace};
 pub struct Session {
     /// The built-in example this workspace started from, if any.
     pub example: Option<String>,
-    /// The files.
-    pub workspace: Workspace,
+    /// The files, shared so that a shell can hand them to its views and keep the
+    /// previous state without copying them; an edit copies them once, on write.
+    pub workspace: Rc<Workspace>,
     /// The file shown in the editor.
     pub open: Option<FileRef>,
     /// Counts changes to the workspace, so a shell knows when to save.
@@ -49,10 +51,8 @@ pub enum Action {
 impl Session {
     /// A session showing `workspace`, started from `example`.
     pub fn new(example: Option<String>, workspace: Workspace) -> Session {
-        let mut session = Session::default();
-        session.apply(Action::Load { example, workspace, open: None });
-        session.revision = 0;
-        session
+        let open = workspace.first_file();
+        Session { example, workspace: Rc::new(workspace), open, revision: 0 }
     }
 
     /// Applies one action.
@@ -65,7 +65,7 @@ impl Session {
             }
             Action::Edit { file, text } => {
                 if self.workspace.file(&file) != Some(text.as_str()) {
-                    self.workspace.set_file(&file, text);
+                    Rc::make_mut(&mut self.workspace).set_file(&file, text);
                     self.revision += 1;
                 }
             }
@@ -74,7 +74,7 @@ impl Session {
                     .filter(|file| workspace.file(file).is_some())
                     .or_else(|| workspace.first_file());
                 self.example = example;
-                self.workspace = workspace;
+                self.workspace = Rc::new(workspace);
                 self.open = open;
                 self.revision += 1;
             }
@@ -114,11 +114,11 @@ pub const DRAFT_VERSION: u32 = 1;
 pub const MAX_DRAFT_BYTES: usize = 8 * 1024 * 1024;
 
 #[derive(Serialize, Deserialize)]
-struct StoredDraft {
+struct StoredDraft<W> {
     version: u32,
     example: Option<String>,
     open: Option<FileRef>,
-    workspace: Workspace,
+    workspace: W,
 }
 
 /// Why a stored draft could not be restored.
@@ -167,11 +167,12 @@ impl std::error::Error for DraftError {}
 
 /// Serialises a session as a draft.
 pub fn encode_draft(session: &Session) -> String {
+    // Serialised by reference: a draft is written often and the workspace can be large.
     let stored = StoredDraft {
         version: DRAFT_VERSION,
         example: session.example.clone(),
         open: session.open.clone(),
-        workspace: session.workspace.clone(),
+        workspace: &*session.workspace,
     };
     serde_json::to_string(&stored)
         .expect("a draft holds only strings and maps, which always serialise")
@@ -195,7 +196,7 @@ pub fn decode_draft(text: &str) -> Result<Session, DraftError> {
     if version != DRAFT_VERSION {
         return Err(DraftError::UnknownVersion { version });
     }
-    let stored: StoredDraft = serde_json::from_str(text).map_err(malformed)?;
+    let stored: StoredDraft<Workspace> = serde_json::from_str(text).map_err(malformed)?;
     let mut session = Session::new(stored.example, stored.workspace);
     if let Some(open) = stored.open {
         session.apply(Action::Open(open));

@@ -43,7 +43,7 @@ pub fn run(root: &Path) -> Result<ExitCode> {
         outcomes.push(outcome);
     };
 
-    record(timed("fmt", || fmt(root)));
+    record(timed("fmt", || fmt(root, &toolchain)));
     record(timed("clippy", || clippy(root, &toolchain)));
     record(timed("native tests", || native_tests(root, &toolchain)));
     record(timed("wasm tests", || wasm_tests(root, &toolchain)));
@@ -145,10 +145,10 @@ fn rust_files(root: &Path) -> Result<Vec<String>> {
     Ok(files)
 }
 
-fn fmt(root: &Path) -> Result<(usize, usize, Option<String>)> {
+fn fmt(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Option<String>)> {
     step("Formatting: cargo fmt --check");
     let files = rust_files(root)?;
-    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    let output = cargo(toolchain)
         .args(["fmt", "--all", "--", "--check", "--files-with-diff"])
         .current_dir(root)
         .output()
@@ -284,16 +284,7 @@ fn native_tests(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Opt
     step("Native tests: cargo test --workspace");
     let mut command = cargo(toolchain);
     command.args(["test", "--workspace", "--locked"]).current_dir(root);
-    let (status, output) = run_capturing(&mut command)?;
-    let (passed, failed) = count_test_results(&output);
-    if !status.success() && failed == 0 {
-        return Ok((
-            passed,
-            1,
-            Some(format!("cargo test failed to build or run ({})", exit_text(status))),
-        ));
-    }
-    Ok((passed, failed, None))
+    cargo_test_stage(&mut command)
 }
 
 fn wasm_tests(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Option<String>)> {
@@ -306,17 +297,20 @@ fn wasm_tests(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Optio
         .env("CHROMEDRIVER", driver)
         .env("WASM_BINDGEN_TEST_WEBDRIVER_JSON", root.join("crates/swaplab-web/webdriver.json"))
         .env("WASM_BINDGEN_TEST_TIMEOUT", "120");
-    let (status, output) = run_capturing(&mut command)?;
+    cargo_test_stage(&mut command)
+}
+
+/// Runs a `cargo test` command and counts its results. A run that fails without a
+/// failing test (it did not build) or runs no test at all counts as one failure.
+fn cargo_test_stage(command: &mut Command) -> Result<(usize, usize, Option<String>)> {
+    let (status, output) = run_capturing(command)?;
     let (passed, failed) = count_test_results(&output);
     if !status.success() && failed == 0 {
-        return Ok((
-            passed,
-            1,
-            Some(format!("the wasm tests failed to build or run ({})", exit_text(status))),
-        ));
+        let note = format!("the tests failed to build or run ({})", exit_text(status));
+        return Ok((passed, 1, Some(note)));
     }
     if passed == 0 && failed == 0 {
-        return Ok((0, 1, Some("no wasm test ran".to_owned())));
+        return Ok((0, 1, Some("no test ran".to_owned())));
     }
     Ok((passed, failed, None))
 }

@@ -169,7 +169,7 @@ fn swap_marks_put_each_change_on_the_side_where_the_file_is() {
         after: Project::from_files([("same.md", "x"), ("changed.md", "b"), ("new.yml", "z")]),
         ..Workspace::default()
     };
-    let marks: Vec<String> = swap_marks(&workspace)
+    let marks: Vec<String> = swap_marks(&project_changes(&workspace.before, &workspace.after))
         .iter()
         .map(|(file, status)| format!("{} {file}", status.code()))
         .collect();

@@ -94,3 +94,19 @@ fn damaged_drafts_say_where_and_why() {
     let huge = " ".repeat(MAX_DRAFT_BYTES + 1);
     assert_eq!(decode_draft(&huge), Err(DraftError::TooLarge { bytes: MAX_DRAFT_BYTES + 1 }));
 }
+
+#[test]
+fn an_edit_leaves_the_previous_state_untouched() {
+    // Shells keep the previous state (Yew's reducer, undo); an edit copies on write.
+    let mut session = Session::new(None, workspace());
+    let previous = session.clone();
+    session.apply(Action::Edit { file: skill(Area::Before), text: "new".into() });
+    assert_eq!(previous.workspace.file(&skill(Area::Before)), Some("---\nname: a\n---\nHi.\n"));
+    assert_eq!(session.workspace.file(&skill(Area::Before)), Some("new"));
+    session.apply(Action::Open(skill(Area::Before)));
+    let opened = session.clone();
+    assert!(
+        std::rc::Rc::ptr_eq(&opened.workspace, &session.workspace),
+        "opening a file copies nothing"
+    );
+}

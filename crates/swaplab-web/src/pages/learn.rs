@@ -22,13 +22,7 @@ pub fn LearnIndexPage() -> Html {
             <h1>{ "Chapters" }</h1>
             <p>{ "The tutorial, a chapter at a time. Each one works on the same small support \
                   agent and its swap to an MCP server." }</p>
-            <ol class="chapter-list">
-                { for chapters().into_iter().map(|c| html! {
-                    <li value={c.number.to_string()}>
-                        <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title }</Link<Route>>
-                    </li>
-                }) }
-            </ol>
+            { chapter_list(&chapters()) }
         </div>
     }
 }
@@ -55,13 +49,7 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
             <div class="page narrow">
                 <h1>{ "No such chapter" }</h1>
                 <p>{ format!("There is no chapter called “{}”. These are the chapters:", props.slug) }</p>
-                <ol class="chapter-list">
-                    { for all.iter().map(|c| html! {
-                        <li value={c.number.to_string()}>
-                            <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title.clone() }</Link<Route>>
-                        </li>
-                    }) }
-                </ol>
+                { chapter_list(&all) }
             </div>
         };
     };
@@ -104,6 +92,19 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
                 </nav>
             </article>
         </div>
+    }
+}
+
+/// Every chapter as a numbered list of links.
+fn chapter_list(chapters: &[Chapter]) -> Html {
+    html! {
+        <ol class="chapter-list">
+            { for chapters.iter().map(|c| html! {
+                <li value={c.number.to_string()}>
+                    <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title.clone() }</Link<Route>>
+                </li>
+            }) }
+        </ol>
     }
 }
 

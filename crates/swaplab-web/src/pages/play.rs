@@ -9,7 +9,7 @@ use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use serde::Deserialize;
 use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
-use swaplab_core::diff::swap_marks;
+use swaplab_core::diff::{FileChange, project_changes, swap_marks};
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
@@ -106,7 +106,7 @@ fn restore(origin: &Origin) -> (Session, Option<PlayNotice>) {
     let key = draft_key(&origin.id);
     let Some(text) = load(&key) else { return (fresh(), None) };
     match decode_draft(&text) {
-        Ok(session) if session.workspace == *origin.pristine => {
+        Ok(session) if session.workspace == origin.pristine => {
             remove(&key);
             (fresh(), None)
         }
@@ -163,6 +163,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
     });
     let notices = use_state({
         let origin = origin.clone();
+        let restored = restored.clone();
         move || {
             let mut notices = Vec::new();
             if let Some(text) = &origin.notice {
@@ -182,23 +183,20 @@ fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
     let save_status = use_state(|| {
-        if state.0.workspace == *origin.pristine { SaveStatus::Pristine } else { SaveStatus::Saved }
+        if state.0.workspace == origin.pristine { SaveStatus::Pristine } else { SaveStatus::Saved }
     });
     let confirming_reset = use_state(|| false);
 
-    // The workspace as an Rc, rebuilt once per change, for the panes' props.
-    let workspace = use_memo(state.0.revision, {
-        let state = state.clone();
-        move |_| Rc::new(state.0.workspace.clone())
-    });
-    let workspace: Rc<Workspace> = (*workspace).clone();
+    let workspace = state.0.workspace.clone();
+    // One comparison of the two projects per change, shared by the tree and the diff.
+    let changes = use_memo(workspace.clone(), |ws| project_changes(&ws.before, &ws.after));
 
     // The latest session and whether it waits to be saved, where the timer and the
     // page-hide listener can reach them.
     let latest = use_mut_ref(|| None::<UseReducerHandle<PlayState>>);
     *latest.borrow_mut() = Some(state.clone());
     let dirty = use_mut_ref(|| false);
-    let loaded_revision = use_mut_ref(|| state.0.revision);
+    let loaded_revision = restored.0.revision;
 
     // Save the draft once typing pauses. Nothing happens until the reader changes
     // something: opening the page must never touch a draft another tab may be writing.
@@ -208,7 +206,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let latest = latest.clone();
         let dirty = dirty.clone();
         use_effect_with(state.0.revision, move |revision| {
-            let timeout = (*revision != *loaded_revision.borrow()).then(|| {
+            let timeout = (*revision != loaded_revision).then(|| {
                 *dirty.borrow_mut() = true;
                 save_status.set(SaveStatus::Pending);
                 Timeout::new(SAVE_DELAY_MS, move || {
@@ -239,9 +237,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let state = state.clone();
         Callback::from(move |file: FileRef| state.dispatch(Action::Open(file)))
     };
-    let statuses = use_memo((workspace.clone(), origin.pristine.clone()), {
+    let statuses = use_memo((changes.clone(), origin.pristine.clone()), {
         let state = state.clone();
-        move |(_, pristine)| Rc::new(file_statuses(&state.0, pristine))
+        move |(changes, pristine)| Rc::new(file_statuses(&state.0, changes, pristine))
     });
 
     let open = state.0.open_file().map(|(file, text)| (file.clone(), text.to_owned()));
@@ -375,7 +373,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
             <div class="play-grid">
                 <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} />
                 { editor }
-                <DiffPane workspace={workspace} open={state.0.open.clone()} {on_open} />
+                <DiffPane workspace={workspace} changes={changes} open={state.0.open.clone()} {on_open} />
             </div>
         </div>
     }
@@ -388,7 +386,7 @@ fn restore_set_aside(origin: &Origin, current: &Session) -> Result<Action, Strin
     let text = load(&key).ok_or("The set-aside draft is no longer in this browser's storage.")?;
     let draft = decode_draft(&text)
         .map_err(|e| format!("The set-aside draft could not be opened: {e}."))?;
-    if current.workspace == *origin.pristine {
+    if current.workspace == origin.pristine {
         remove(&key);
     } else {
         save(&key, &encode_draft(current))
@@ -396,7 +394,7 @@ fn restore_set_aside(origin: &Origin, current: &Session) -> Result<Action, Strin
     }
     Ok(Action::Load {
         example: Some(origin.id.clone()),
-        workspace: draft.workspace,
+        workspace: Rc::unwrap_or_clone(draft.workspace),
         open: draft.open,
     })
 }
@@ -408,7 +406,7 @@ fn store_draft(origin: &Origin, latest: &LatestState) -> SaveStatus {
     let latest = latest.borrow();
     let Some(state) = latest.as_ref() else { return SaveStatus::Pristine };
     let session = &state.0;
-    if session.workspace == *origin.pristine {
+    if session.workspace == origin.pristine {
         remove(&draft_key(&origin.id));
         return SaveStatus::Pristine;
     }
@@ -418,9 +416,13 @@ fn store_draft(origin: &Origin, latest: &LatestState) -> SaveStatus {
     }
 }
 
-fn file_statuses(session: &Session, pristine: &Workspace) -> Vec<(FileRef, FileStatus)> {
+fn file_statuses(
+    session: &Session,
+    changes: &[FileChange],
+    pristine: &Workspace,
+) -> Vec<(FileRef, FileStatus)> {
     let edited = session.edited_files(pristine);
-    let marks = swap_marks(&session.workspace);
+    let marks = swap_marks(changes);
     session
         .workspace
         .files()

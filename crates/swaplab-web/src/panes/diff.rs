@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use swaplab_core::diff::{ChangeStatus, DEFAULT_CONTEXT, FileChange, diff_text, project_changes};
+use swaplab_core::diff::{ChangeStatus, DEFAULT_CONTEXT, FileChange, diff_text};
 use swaplab_core::{Area, FileRef, Workspace};
 use yew::prelude::*;
 
@@ -13,6 +13,8 @@ use crate::components::DiffView;
 pub struct DiffPaneProps {
     /// The files.
     pub workspace: Rc<Workspace>,
+    /// How the two projects differ, path by path.
+    pub changes: Rc<Vec<FileChange>>,
     /// The file open in the editor.
     pub open: Option<FileRef>,
     /// Called when the reader picks a changed file.
@@ -22,12 +24,8 @@ pub struct DiffPaneProps {
 /// The diff pane.
 #[component]
 pub fn DiffPane(props: &DiffPaneProps) -> Html {
-    let changes = use_memo(props.workspace.clone(), |ws| {
-        project_changes(&ws.before, &ws.after)
-            .into_iter()
-            .filter(|c| c.status != ChangeStatus::Unchanged)
-            .collect::<Vec<_>>()
-    });
+    let changes: Vec<&FileChange> =
+        props.changes.iter().filter(|c| c.status != ChangeStatus::Unchanged).collect();
     let file_diff = use_memo((props.workspace.clone(), props.open.clone()), |(ws, open)| {
         let open = open.as_ref().filter(|f| matches!(f.area, Area::Before | Area::After))?;
         let old = ws.before.file(&open.path);
