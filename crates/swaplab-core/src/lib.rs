@@ -5,9 +5,13 @@
 //! no network, no browser. The web app and the command line are thin shells around it.
 //! `clippy.toml` in this crate and a tidy test in `xtask` hold that line.
 
+pub mod diagnostic;
 pub mod diff;
 pub mod markdown;
+pub mod python;
+pub mod rasa;
 pub mod session;
 pub mod workspace;
+pub mod yaml;
 
 pub use workspace::{Area, FileRef, Project, Workspace};

@@ -1,0 +1,758 @@
+//! YAML read the way PyYAML's `yaml.safe_load` reads it, with a position on every node.
+//!
+//! Rasa loads every YAML file with PyYAML, which implements YAML 1.1: an unquoted `yes`,
+//! `on` or `off` is a boolean, `0777` is an octal int, `1e3` is a string (a float needs a
+//! dot), `2026-08-11` is a date, a duplicate key silently keeps the last value and `<<`
+//! merges mappings. This module parses with `saphyr-parser` (events with spans) and then
+//! resolves plain scalars with PyYAML's implicit resolvers, so the values match what Rasa
+//! sees and every node knows its line and column.
+//!
+//! Limits, each refused with a message rather than followed: nesting deeper than
+//! [`MAX_DEPTH`], more than [`MAX_NODES`] nodes once aliases are expanded (the
+//! "billion laughs" shape), and more than one document in a stream (PyYAML's own rule).
+//! Syntax errors carry saphyr's wording, which follows libyaml's; PyYAML's text differs
+//! slightly (it adds "while parsing a block mapping" context lines), so they are reported
+//! under our code [`SYNTAX_CODE`] with the position, not as Rasa's verbatim message.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Tag};
+use serde::Serialize;
+
+use crate::diagnostic::{Position, Span};
+
+/// Deepest nesting of sequences and mappings accepted.
+pub const MAX_DEPTH: usize = 128;
+/// Most nodes one document may hold after aliases are expanded.
+pub const MAX_NODES: usize = 200_000;
+/// Diagnostic code for YAML that does not parse.
+pub const SYNTAX_CODE: &str = "swaplab.yaml.syntax";
+
+/// A value as PyYAML's safe loader builds it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// `None`: `~`, `null`, or nothing.
+    Null,
+    /// `bool`, including YAML 1.1's `yes`/`no`/`on`/`off`.
+    Bool(bool),
+    /// `int` (decimal, `0x`, `0b`, leading-zero octal, `1:30` sexagesimal).
+    Int(i64),
+    /// `float` (needs a dot, or `.inf`/`.nan`). Ints too large for `i64` land here too.
+    Float(f64),
+    /// `str`.
+    Str(String),
+    /// `datetime.date` or `datetime.datetime`, kept as written.
+    Timestamp(String),
+    /// `list`.
+    Seq(Vec<Node>),
+    /// `dict`, in insertion order, keys unique under Python equality.
+    Map(Vec<(Node, Node)>),
+}
+
+/// A value and where it was written.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Node {
+    /// The value.
+    pub value: Value,
+    /// Where it was written (for a collection, from its first to its last character).
+    #[serde(skip)]
+    pub span: Span,
+    /// Whether it was an unquoted scalar (YAML 1.1 resolution applied).
+    #[serde(skip)]
+    pub plain: bool,
+}
+
+/// YAML that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    /// Where the problem was found.
+    pub at: Position,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl Value {
+    /// Python's name for the type, as pydantic and Rasa messages print it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::Timestamp(text) if text.len() > 10 => "datetime",
+            Value::Timestamp(_) => "date",
+            Value::Seq(_) => "list",
+            Value::Map(_) => "dict",
+        }
+    }
+}
+
+impl Node {
+    /// The string, if this is a `str`.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The entries, if this is a mapping.
+    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
+        match &self.value {
+            Value::Map(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    /// The items, if this is a sequence.
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// Whether this is `None`.
+    pub fn is_null(&self) -> bool {
+        self.value == Value::Null
+    }
+
+    /// The value under string key `key`, if this is a mapping that has it.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entry(key).map(|(_, value)| value)
+    }
+
+    /// The key node and value under string key `key`.
+    pub fn entry(&self, key: &str) -> Option<(&Node, &Node)> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(key, value)| (key, value))
+    }
+
+    /// The key as Python's `str()` would print it (for `Unknown key(s): …` messages).
+    pub fn key_text(&self) -> String {
+        python_str(&self.value)
+    }
+}
+
+/// Python's `str()` of a scalar value; collections in Python's `repr` style.
+pub fn python_str(value: &Value) -> String {
+    match value {
+        Value::Str(text) | Value::Timestamp(text) => text.clone(),
+        other => python_repr(other),
+    }
+}
+
+/// Python's `repr()` of a value.
+pub fn python_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Int(number) => number.to_string(),
+        Value::Float(number) => python_float(*number),
+        Value::Str(text) => python_str_repr(text),
+        Value::Timestamp(text) => format!("datetime({text})"),
+        Value::Seq(items) => {
+            let inner: Vec<String> = items.iter().map(|item| python_repr(&item.value)).collect();
+            format!("[{}]", inner.join(", "))
+        }
+        Value::Map(entries) => {
+            let inner: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| format!("{}: {}", python_repr(&k.value), python_repr(&v.value)))
+                .collect();
+            format!("{{{}}}", inner.join(", "))
+        }
+    }
+}
+
+/// Python's `repr()` of a `str`: single quotes unless the text holds one and no double.
+pub fn python_str_repr(text: &str) -> String {
+    let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(quote);
+    for ch in text.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+fn python_float(number: f64) -> String {
+    if number.is_nan() {
+        "nan".to_owned()
+    } else if number.is_infinite() {
+        if number > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else if number.fract() == 0.0 && number.abs() < 1e16 {
+        format!("{number:.1}")
+    } else {
+        format!("{number}")
+    }
+}
+
+/// Parses one YAML document. `origin` is where `text` starts in its file, so spans are
+/// file positions. An empty document gives `Ok(None)`, as `safe_load` gives `None`.
+pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
+    let mut builder = Builder { origin, stack: Vec::new(), anchors: HashMap::new(), nodes: 0 };
+    let mut documents = 0usize;
+    let mut root: Option<Node> = None;
+    for event in Parser::new_from_str(text) {
+        let (event, span) = event.map_err(|error| YamlError {
+            at: builder.position(*error.marker()),
+            message: error.info().to_owned(),
+        })?;
+        let start = builder.position(span.start);
+        let end = builder.position(span.end);
+        let node_span = Span { start, end };
+        match event {
+            Event::DocumentStart(_) => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(YamlError {
+                        at: start,
+                        message: "expected a single document in the stream, but found another \
+                                  document"
+                            .to_owned(),
+                    });
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let node = scalar(&text, style, tag.as_deref(), node_span)
+                    .map_err(|message| YamlError { at: start, message })?;
+                if let Some(done) = builder.push(node, anchor)? {
+                    root = Some(done);
+                }
+            }
+            Event::Alias(anchor) => {
+                let Some(node) = builder.anchors.get(&anchor).cloned() else {
+                    return Err(YamlError {
+                        at: start,
+                        message: "found undefined alias".to_owned(),
+                    });
+                };
+                builder.count(count_nodes(&node), start)?;
+                let node = Node { span: node_span, ..node };
+                if let Some(done) = builder.push_counted(node, 0)? {
+                    root = Some(done);
+                }
+            }
+            Event::SequenceStart(anchor, tag) => {
+                check_collection_tag(tag.as_deref(), "seq")
+                    .map_err(|message| YamlError { at: start, message })?;
+                builder.open(Frame::Seq(Vec::new()), anchor, start)?;
+            }
+            Event::MappingStart(anchor, tag) => {
+                check_collection_tag(tag.as_deref(), "map")
+                    .map_err(|message| YamlError { at: start, message })?;
+                builder.open(Frame::Map(Vec::new(), None), anchor, start)?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some(done) = builder.close(end)? {
+                    root = Some(done);
+                }
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
+        }
+    }
+    Ok(root)
+}
+
+enum Frame {
+    Seq(Vec<Node>),
+    Map(Vec<(Node, Node)>, Option<Node>),
+}
+
+struct Open {
+    frame: Frame,
+    anchor: usize,
+    start: Position,
+}
+
+struct Builder {
+    origin: Position,
+    stack: Vec<Open>,
+    anchors: HashMap<usize, Node>,
+    nodes: usize,
+}
+
+impl Builder {
+    fn position(&self, marker: Marker) -> Position {
+        let line = u32::try_from(marker.line().max(1) - 1).unwrap_or(u32::MAX);
+        let col = u32::try_from(marker.col()).unwrap_or(u32::MAX);
+        if line == 0 {
+            Position::new(self.origin.line, self.origin.column.saturating_add(col))
+        } else {
+            Position::new(self.origin.line.saturating_add(line), col.saturating_add(1))
+        }
+    }
+
+    fn count(&mut self, nodes: usize, at: Position) -> Result<(), YamlError> {
+        self.nodes = self.nodes.saturating_add(nodes);
+        if self.nodes > MAX_NODES {
+            return Err(YamlError {
+                at,
+                message: format!(
+                    "the document holds more than {MAX_NODES} values once aliases are expanded; \
+                     Swap Lab refuses it"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, frame: Frame, anchor: usize, start: Position) -> Result<(), YamlError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(YamlError {
+                at: start,
+                message: format!(
+                    "collections nest deeper than {MAX_DEPTH} levels; Swap Lab refuses it"
+                ),
+            });
+        }
+        self.stack.push(Open { frame, anchor, start });
+        Ok(())
+    }
+
+    fn close(&mut self, end: Position) -> Result<Option<Node>, YamlError> {
+        let Some(open) = self.stack.pop() else { return Ok(None) };
+        let value = match open.frame {
+            Frame::Seq(items) => Value::Seq(items),
+            Frame::Map(entries, _) => Value::Map(entries),
+        };
+        let end = end.max(open.start);
+        let node = Node { value, span: Span { start: open.start, end }, plain: false };
+        self.push_counted(node, open.anchor)
+    }
+
+    fn push(&mut self, node: Node, anchor: usize) -> Result<Option<Node>, YamlError> {
+        self.count(1, node.span.start)?;
+        self.push_counted(node, anchor)
+    }
+
+    /// Adds a finished node to the open collection, or returns it as the document.
+    fn push_counted(&mut self, node: Node, anchor: usize) -> Result<Option<Node>, YamlError> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        let Some(open) = self.stack.last_mut() else { return Ok(Some(node)) };
+        match &mut open.frame {
+            Frame::Seq(items) => items.push(node),
+            Frame::Map(entries, pending) => match pending.take() {
+                None => {
+                    if matches!(node.value, Value::Seq(_) | Value::Map(_)) && !is_merge_key(&node) {
+                        return Err(YamlError {
+                            at: node.span.start,
+                            message: "while constructing a mapping: found unhashable key"
+                                .to_owned(),
+                        });
+                    }
+                    *pending = Some(node);
+                }
+                Some(key) if is_merge_key(&key) => merge(entries, &node)?,
+                Some(key) => insert(entries, key, node),
+            },
+        }
+        Ok(None)
+    }
+}
+
+fn is_merge_key(node: &Node) -> bool {
+    node.plain && node.value == Value::Str("<<".to_owned())
+}
+
+/// `<<: *base` or `<<: [*a, *b]`: keys not already present are added, earlier sources win.
+fn merge(entries: &mut Vec<(Node, Node)>, source: &Node) -> Result<(), YamlError> {
+    let sources: Vec<&Node> = match &source.value {
+        Value::Map(_) => vec![source],
+        Value::Seq(items) => items.iter().collect(),
+        _ => {
+            return Err(YamlError {
+                at: source.span.start,
+                message: "while constructing a mapping: expected a mapping or list of mappings \
+                          for merging"
+                    .to_owned(),
+            });
+        }
+    };
+    for map in sources {
+        let Some(pairs) = map.as_map() else {
+            return Err(YamlError {
+                at: map.span.start,
+                message: "while constructing a mapping: expected a mapping for merging".to_owned(),
+            });
+        };
+        for (key, value) in pairs {
+            if !entries.iter().any(|(existing, _)| same_key(&existing.value, &key.value)) {
+                entries.push((key.clone(), value.clone()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A Python `dict` assignment: a repeated key keeps its first place and takes the new value.
+fn insert(entries: &mut Vec<(Node, Node)>, key: Node, value: Node) {
+    match entries.iter_mut().find(|(existing, _)| same_key(&existing.value, &key.value)) {
+        Some(slot) => slot.1 = value,
+        None => entries.push((key, value)),
+    }
+}
+
+/// Python's `==` on hashable keys: `True == 1 == 1.0`.
+fn same_key(a: &Value, b: &Value) -> bool {
+    fn number(value: &Value) -> Option<f64> {
+        match value {
+            Value::Bool(flag) => Some(f64::from(u8::from(*flag))),
+            #[allow(clippy::cast_precision_loss)]
+            Value::Int(number) => Some(*number as f64),
+            Value::Float(number) => Some(*number),
+            _ => None,
+        }
+    }
+    match (number(a), number(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+fn count_nodes(node: &Node) -> usize {
+    match &node.value {
+        Value::Seq(items) => 1 + items.iter().map(count_nodes).sum::<usize>(),
+        Value::Map(entries) => {
+            1 + entries.iter().map(|(k, v)| count_nodes(k) + count_nodes(v)).sum::<usize>()
+        }
+        _ => 1,
+    }
+}
+
+const CORE_TAG_PREFIX: &str = "tag:yaml.org,2002:";
+
+/// The core-schema suffix of a `!!x` tag, or an error for a tag `safe_load` cannot build.
+fn core_tag(tag: &Tag) -> Result<Option<String>, String> {
+    if tag.handle == "!!" || tag.handle == CORE_TAG_PREFIX {
+        return Ok(Some(tag.suffix.clone()));
+    }
+    if tag.handle == "!" && tag.suffix.is_empty() {
+        return Ok(None);
+    }
+    if let Some(suffix) = tag.suffix.strip_prefix(CORE_TAG_PREFIX) {
+        return Ok(Some(suffix.to_owned()));
+    }
+    Err(format!("could not determine a constructor for the tag '{}{}'", tag.handle, tag.suffix))
+}
+
+fn check_collection_tag(tag: Option<&Tag>, kind: &str) -> Result<(), String> {
+    let Some(tag) = tag else { return Ok(()) };
+    match core_tag(tag)? {
+        None => Ok(()),
+        Some(suffix) if suffix == kind || (kind == "map" && suffix == "omap") => Ok(()),
+        Some(suffix) => Err(format!(
+            "could not determine a constructor for the tag '{CORE_TAG_PREFIX}{suffix}'"
+        )),
+    }
+}
+
+fn scalar(
+    text: &Cow<'_, str>,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+    span: Span,
+) -> Result<Node, String> {
+    let plain = style == ScalarStyle::Plain;
+    let explicit = match tag {
+        Some(tag) => core_tag(tag)?,
+        None => None,
+    };
+    let value = match explicit.as_deref() {
+        Some("str") | Some("binary") => Value::Str(text.to_string()),
+        Some("null") => Value::Null,
+        Some("bool") => resolve_bool(text)
+            .map(Value::Bool)
+            .ok_or_else(|| format!("invalid boolean: {}", python_str_repr(text)))?,
+        Some("int") => resolve_int(text).ok_or_else(|| {
+            format!("invalid literal for int() with base 10: {}", python_str_repr(text))
+        })?,
+        Some("float") => resolve_float(text)
+            .or_else(|| text.trim().parse::<f64>().ok().map(Value::Float))
+            .ok_or_else(|| {
+                format!("could not convert string to float: {}", python_str_repr(text))
+            })?,
+        Some("timestamp") => Value::Timestamp(text.to_string()),
+        Some(other) => {
+            return Err(format!(
+                "could not determine a constructor for the tag '{CORE_TAG_PREFIX}{other}'"
+            ));
+        }
+        None if plain && tag.is_none() => resolve_plain(text)?,
+        None => Value::Str(text.to_string()),
+    };
+    Ok(Node { value, span, plain })
+}
+
+/// PyYAML's implicit resolvers, in its order, for an unquoted scalar.
+fn resolve_plain(text: &str) -> Result<Value, String> {
+    if matches!(text, "" | "~" | "null" | "Null" | "NULL") {
+        return Ok(Value::Null);
+    }
+    if let Some(flag) = resolve_bool(text) {
+        return Ok(Value::Bool(flag));
+    }
+    if let Some(number) = resolve_int(text) {
+        return Ok(number);
+    }
+    if let Some(number) = resolve_float(text) {
+        return Ok(number);
+    }
+    if is_timestamp(text) {
+        return Ok(Value::Timestamp(text.to_owned()));
+    }
+    if text == "=" {
+        return Err(format!(
+            "could not determine a constructor for the tag '{CORE_TAG_PREFIX}value'"
+        ));
+    }
+    Ok(Value::Str(text.to_owned()))
+}
+
+fn resolve_bool(text: &str) -> Option<bool> {
+    match text {
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => Some(true),
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
+fn split_sign(text: &str) -> (i64, &str) {
+    match text.as_bytes().first() {
+        Some(b'-') => (-1, &text[1..]),
+        Some(b'+') => (1, &text[1..]),
+        _ => (1, text),
+    }
+}
+
+fn all(text: &str, allowed: impl Fn(u8) -> bool) -> bool {
+    !text.is_empty() && text.bytes().all(allowed)
+}
+
+/// PyYAML's int regex and `construct_yaml_int`.
+fn resolve_int(text: &str) -> Option<Value> {
+    let (sign, body) = split_sign(text);
+    let digits = |s: &str, radix: u32| -> Option<Value> {
+        let cleaned: String = s.chars().filter(|&c| c != '_').collect();
+        if cleaned.is_empty() {
+            return Some(Value::Int(0));
+        }
+        match i64::from_str_radix(&cleaned, radix) {
+            Ok(number) => Some(Value::Int(sign * number)),
+            Err(_) => {
+                let mut value = 0f64;
+                for c in cleaned.chars() {
+                    value = value * f64::from(radix) + f64::from(c.to_digit(radix)?);
+                }
+                #[allow(clippy::cast_precision_loss)]
+                Some(Value::Float(sign as f64 * value))
+            }
+        }
+    };
+    if let Some(rest) = body.strip_prefix("0b") {
+        return all(rest, |b| matches!(b, b'0' | b'1' | b'_')).then(|| digits(rest, 2)).flatten();
+    }
+    if let Some(rest) = body.strip_prefix("0x") {
+        return all(rest, |b| b.is_ascii_hexdigit() || b == b'_')
+            .then(|| digits(rest, 16))
+            .flatten();
+    }
+    if body == "0" {
+        return Some(Value::Int(0));
+    }
+    if let Some(rest) = body.strip_prefix('0') {
+        return all(rest, |b| matches!(b, b'0'..=b'7' | b'_')).then(|| digits(rest, 8)).flatten();
+    }
+    let first = body.bytes().next()?;
+    if !(b'1'..=b'9').contains(&first) {
+        return None;
+    }
+    if body.contains(':') {
+        let mut parts = body.split(':');
+        let head = parts.next()?;
+        if !all(head, |b| b.is_ascii_digit() || b == b'_') {
+            return None;
+        }
+        let mut total: i64 = head.replace('_', "").parse().ok()?;
+        for part in parts {
+            if part.is_empty() || part.len() > 2 || !all(part, |b| b.is_ascii_digit()) {
+                return None;
+            }
+            if part.len() == 2 && part.as_bytes()[0] > b'5' {
+                return None;
+            }
+            total = total.checked_mul(60)?.checked_add(part.parse::<i64>().ok()?)?;
+        }
+        return Some(Value::Int(sign * total));
+    }
+    all(body, |b| b.is_ascii_digit() || b == b'_').then(|| digits(body, 10)).flatten()
+}
+
+/// PyYAML's float regex (a dot is required; an exponent needs a sign) and its constructor.
+fn resolve_float(text: &str) -> Option<Value> {
+    let (sign, body) = split_sign(text);
+    #[allow(clippy::cast_precision_loss)]
+    let signed = |value: f64| Some(Value::Float(sign as f64 * value));
+    match body {
+        ".inf" | ".Inf" | ".INF" => return signed(f64::INFINITY),
+        ".nan" | ".NaN" | ".NAN" if sign == 1 && body.len() == text.len() => {
+            return Some(Value::Float(f64::NAN));
+        }
+        _ => {}
+    }
+    let cleaned: String = body.chars().filter(|&c| c != '_').collect();
+    if body.contains(':') {
+        // [-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*
+        let (whole, fraction) = body.split_once('.')?;
+        if !all(fraction, |b| b.is_ascii_digit() || b == b'_') && !fraction.is_empty() {
+            return None;
+        }
+        let mut parts = whole.split(':');
+        let head = parts.next()?;
+        if !head.as_bytes().first()?.is_ascii_digit()
+            || !all(head, |b| b.is_ascii_digit() || b == b'_')
+        {
+            return None;
+        }
+        let mut total: f64 = head.replace('_', "").parse().ok()?;
+        for part in parts {
+            if part.is_empty() || part.len() > 2 || !all(part, |b| b.is_ascii_digit()) {
+                return None;
+            }
+            if part.len() == 2 && part.as_bytes()[0] > b'5' {
+                return None;
+            }
+            total = total * 60.0 + part.parse::<f64>().ok()?;
+        }
+        let fraction: String = fraction.chars().filter(|&c| c != '_').collect();
+        let fraction: f64 = format!("0.{fraction}0").parse().ok()?;
+        return signed(total + fraction);
+    }
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(at) => (&body[..at], Some(&body[at + 1..])),
+        None => (body, None),
+    };
+    if let Some(exponent) = exponent {
+        let rest = exponent.strip_prefix(['+', '-'])?;
+        if !all(rest, |b| b.is_ascii_digit()) {
+            return None;
+        }
+    }
+    let (whole, fraction) = mantissa.split_once('.')?;
+    let whole_ok = whole.is_empty()
+        || (whole.as_bytes()[0].is_ascii_digit()
+            && all(whole, |b| b.is_ascii_digit() || b == b'_'));
+    let fraction_ok = fraction.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    if !whole_ok || !fraction_ok {
+        return None;
+    }
+    // `.5` needs a digit right after the dot; `1.` is fine.
+    if whole.is_empty() && !fraction.as_bytes().first()?.is_ascii_digit() {
+        return None;
+    }
+    let parsed: f64 = cleaned.parse().or_else(|_| format!("0{cleaned}").parse()).ok()?;
+    signed(parsed)
+}
+
+/// PyYAML's timestamp regex: `YYYY-MM-DD`, or a date and time.
+fn is_timestamp(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+    if bytes.len() == 10 {
+        return (0..4).all(digit)
+            && bytes[4] == b'-'
+            && digit(5)
+            && digit(6)
+            && bytes[7] == b'-'
+            && digit(8)
+            && digit(9);
+    }
+    // YYYY-M?M-D?D[Tt ]H?H:MM:SS(.frac)?(Z|±H?H(:MM)?)?
+    let mut i = 0;
+    let take_digits = |i: &mut usize, min: usize, max: usize| -> bool {
+        let start = *i;
+        while *i < bytes.len() && bytes[*i].is_ascii_digit() && *i - start < max {
+            *i += 1;
+        }
+        *i - start >= min
+    };
+    let expect = |i: &mut usize, c: u8| -> bool {
+        if bytes.get(*i) == Some(&c) {
+            *i += 1;
+            true
+        } else {
+            false
+        }
+    };
+    if !(take_digits(&mut i, 4, 4)
+        && expect(&mut i, b'-')
+        && take_digits(&mut i, 1, 2)
+        && expect(&mut i, b'-')
+        && take_digits(&mut i, 1, 2))
+    {
+        return false;
+    }
+    match bytes.get(i) {
+        Some(b'T' | b't') => i += 1,
+        Some(b' ' | b'\t') => {
+            while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    if !(take_digits(&mut i, 1, 2)
+        && expect(&mut i, b':')
+        && take_digits(&mut i, 2, 2)
+        && expect(&mut i, b':')
+        && take_digits(&mut i, 2, 2))
+    {
+        return false;
+    }
+    if expect(&mut i, b'.') {
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+    }
+    while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    match bytes.get(i) {
+        None => true,
+        Some(b'Z') => i + 1 == bytes.len(),
+        Some(b'+' | b'-') => {
+            i += 1;
+            if !take_digits(&mut i, 1, 2) {
+                return false;
+            }
+            if expect(&mut i, b':') && !take_digits(&mut i, 2, 2) {
+                return false;
+            }
+            i == bytes.len()
+        }
+        _ => false,
+    }
+}

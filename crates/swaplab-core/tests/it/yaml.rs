@@ -1,0 +1,112 @@
+//! PyYAML-compatible reading: YAML 1.1 scalars, duplicate keys, merges, limits, positions.
+
+use swaplab_core::diagnostic::Position;
+use swaplab_core::yaml::{Node, Value, parse, python_repr};
+
+fn load(text: &str) -> Node {
+    match parse(text, Position::START) {
+        Ok(Some(node)) => node,
+        other => panic!("{text:?} did not load: {other:?}"),
+    }
+}
+
+fn scalar(text: &str) -> Value {
+    load(&format!("k: {text}\n")).get("k").expect("key k").value.clone()
+}
+
+#[test]
+fn plain_scalars_resolve_as_pyyaml_does() {
+    let cases: &[(&str, Value)] = &[
+        ("yes", Value::Bool(true)),
+        ("On", Value::Bool(true)),
+        ("OFF", Value::Bool(false)),
+        ("no", Value::Bool(false)),
+        ("y", Value::Str("y".into())),
+        ("'yes'", Value::Str("yes".into())),
+        ("~", Value::Null),
+        ("", Value::Null),
+        ("Null", Value::Null),
+        ("42", Value::Int(42)),
+        ("-1_000", Value::Int(-1000)),
+        ("0x1F", Value::Int(31)),
+        ("0b101", Value::Int(5)),
+        ("0777", Value::Int(511)),
+        ("1:30", Value::Int(90)),
+        ("09", Value::Str("09".into())),
+        ("1.5", Value::Float(1.5)),
+        ("1.", Value::Float(1.0)),
+        ("1e3", Value::Str("1e3".into())),
+        ("1.0e+3", Value::Float(1000.0)),
+        ("-.inf", Value::Float(f64::NEG_INFINITY)),
+        ("2026-08-11", Value::Timestamp("2026-08-11".into())),
+        ("\"701\"", Value::Str("701".into())),
+        ("701", Value::Int(701)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(&scalar(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn an_unquoted_on_key_is_the_boolean_true() {
+    let node = load("utter_x:\n  on: activate\n");
+    let inner = node.get("utter_x").expect("utter_x");
+    let entries = inner.as_map().expect("mapping");
+    assert_eq!(entries[0].0.value, Value::Bool(true));
+    assert_eq!(python_repr(&inner.value), "{True: 'activate'}");
+}
+
+#[test]
+fn duplicate_keys_keep_the_first_place_and_the_last_value() {
+    let node = load("a: 1\nb: 2\na: 3\n");
+    assert_eq!(python_repr(&node.value), "{'a': 3, 'b': 2}");
+    let node = load("1: x\ntrue: y\n");
+    assert_eq!(python_repr(&node.value), "{1: 'y'}");
+}
+
+#[test]
+fn merges_and_aliases_expand() {
+    let node = load("base: &b {x: 1, y: 2}\nuse:\n  <<: *b\n  y: 3\n");
+    assert_eq!(python_repr(&node.get("use").expect("use").value), "{'x': 1, 'y': 3}");
+}
+
+#[test]
+fn positions_are_file_positions() {
+    let node = parse("a:\n  b: [1, 2]\n", Position::new(5, 1)).expect("ok").expect("doc");
+    let b = node.get("a").and_then(|a| a.entry("b")).expect("b");
+    assert_eq!(b.0.span.start, Position::new(6, 3));
+    assert_eq!(b.1.span.start, Position::new(6, 6));
+}
+
+#[test]
+fn bad_yaml_reports_where() {
+    let error = parse("a: [1, 2\nb: 3\n", Position::new(2, 1)).expect_err("unclosed flow");
+    assert!(error.at.line >= 2, "{error:?}");
+    assert!(parse("a: 1\n---\nb: 2\n", Position::START).is_err(), "two documents");
+    assert!(parse("- !python/object x\n", Position::START).is_err(), "unsafe tag");
+    assert!(parse("[[1]]: x\n", Position::START).is_err(), "unhashable key");
+}
+
+#[test]
+fn limits_refuse_instead_of_exhausting() {
+    let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
+    let error = parse(&deep, Position::START).expect_err("too deep");
+    assert!(error.message.contains("recursion limit"), "{error:?}");
+    let block: String = (0..300).map(|depth| format!("{}- \n", "  ".repeat(depth))).collect();
+    let error = parse(&block, Position::START).expect_err("too deep");
+    assert!(error.message.contains("deeper than"), "{error:?}");
+    let mut laughs = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+    for (prev, name) in ["a", "b", "c", "d", "e", "f"].iter().zip(["b", "c", "d", "e", "f", "g"]) {
+        laughs.push_str(&format!(
+            "{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+        ));
+    }
+    let error = parse(&laughs, Position::START).expect_err("billion laughs");
+    assert!(error.message.contains("aliases"), "{error:?}");
+}
+
+#[test]
+fn empty_documents_are_none() {
+    assert_eq!(parse("", Position::START), Ok(None));
+    assert_eq!(parse("# only a comment\n", Position::START), Ok(None));
+}
