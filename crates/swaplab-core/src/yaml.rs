@@ -14,7 +14,6 @@
 //! slightly (it adds "while parsing a block mapping" context lines), so they are reported
 //! under our code [`SYNTAX_CODE`] with the position, not as Rasa's verbatim message.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Tag};
@@ -211,6 +210,7 @@ fn python_float(number: f64) -> String {
 /// Parses one YAML document. `origin` is where `text` starts in its file, so spans are
 /// file positions. An empty document gives `Ok(None)`, as `safe_load` gives `None`.
 pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
+    let source = text;
     let mut builder = Builder { origin, stack: Vec::new(), anchors: HashMap::new(), nodes: 0 };
     let mut documents = 0usize;
     let mut root: Option<Node> = None;
@@ -235,8 +235,16 @@ pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
                 }
             }
             Event::Scalar(text, style, anchor, tag) => {
-                let node = scalar(&text, style, tag.as_deref(), node_span)
+                let mut node = scalar(&text, style, tag.as_deref(), node_span)
                     .map_err(|message| YamlError { at: start, message })?;
+                if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
+                    && last_line_unterminated(source, span.end.index())
+                    && let Value::Str(content) = &mut node.value
+                    && content.ends_with('\n')
+                {
+                    // PyYAML gives a block scalar on an unterminated last line no final break.
+                    content.pop();
+                }
                 if let Some(done) = builder.push(node, anchor)? {
                     root = Some(done);
                 }
@@ -273,6 +281,15 @@ pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
         }
     }
     Ok(root)
+}
+
+/// Whether the input has no final line break and char `index` is on its last line.
+fn last_line_unterminated(text: &str, index: usize) -> bool {
+    if text.ends_with('\n') || text.ends_with('\r') {
+        return false;
+    }
+    let at = text.char_indices().nth(index).map_or(text.len(), |(at, _)| at);
+    !text[at..].contains('\n')
 }
 
 enum Frame {
@@ -470,12 +487,7 @@ fn check_collection_tag(tag: Option<&Tag>, kind: &str) -> Result<(), String> {
     }
 }
 
-fn scalar(
-    text: &Cow<'_, str>,
-    style: ScalarStyle,
-    tag: Option<&Tag>,
-    span: Span,
-) -> Result<Node, String> {
+fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Result<Node, String> {
     let plain = style == ScalarStyle::Plain;
     let explicit = match tag {
         Some(tag) => core_tag(tag)?,
@@ -754,5 +766,21 @@ fn is_timestamp(text: &str) -> bool {
             i == bytes.len()
         }
         _ => false,
+    }
+}
+
+/// The value as JSON (mapping keys as Python's `str()`; dates as strings).
+pub fn to_json(value: &Value) -> serde_json::Value {
+    match value {
+        Value::Null => serde_json::Value::Null,
+        Value::Bool(flag) => serde_json::Value::Bool(*flag),
+        Value::Int(number) => serde_json::Value::from(*number),
+        Value::Float(number) => serde_json::Number::from_f64(*number)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
+        Value::Str(text) | Value::Timestamp(text) => serde_json::Value::String(text.clone()),
+        Value::Seq(items) => items.iter().map(|item| to_json(&item.value)).collect(),
+        Value::Map(entries) => serde_json::Value::Object(
+            entries.iter().map(|(key, value)| (key.key_text(), to_json(&value.value))).collect(),
+        ),
     }
 }

@@ -1,1 +1,8 @@
 //! Rasa 3.21 project files read the way Rasa reads them: skills, config, memory, imports.
+
+pub mod condition;
+pub mod imports;
+pub mod integrations;
+pub mod memory;
+pub mod responses;
+pub mod skill;

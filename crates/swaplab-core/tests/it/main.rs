@@ -2,7 +2,15 @@
 //!
 //! One module per core module, each with a `check` helper so that a new case is data.
 
+mod corpus_config;
+mod corpus_skills;
 mod diff;
 mod markdown;
+mod python;
+mod rasa_config;
+mod rasa_skill;
+mod robustness;
 mod session;
+mod support;
 mod workspace;
+mod yaml;

@@ -1,0 +1,136 @@
+//! No input makes a reader panic: corpus and tutorial files are truncated, bit-flipped,
+//! nested deeply and blown up, and every reader must answer with values and diagnostics.
+//! Inputs above the documented caps are refused with a message, not parsed.
+
+use std::path::PathBuf;
+
+use swaplab_core::rasa::skill::{MAX_SKILL_BYTES, compile_skill};
+
+use crate::support::{corpus_dir, examples_dir, read, walk};
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % (n.max(1) as u64)).unwrap_or(0)
+    }
+}
+
+/// Every text file under the corpus and the tutorial example.
+fn seeds() -> Vec<(PathBuf, String)> {
+    let mut found: Vec<(PathBuf, String)> = [corpus_dir(), examples_dir()]
+        .iter()
+        .flat_map(|dir| walk(dir))
+        .filter(|path| {
+            matches!(path.extension().and_then(|e| e.to_str()), Some("md" | "yml" | "yaml" | "py"))
+        })
+        .map(|path| {
+            let text = read(&path);
+            (path, text)
+        })
+        .collect();
+    found.sort();
+    assert!(found.len() > 50, "seed files missing: {}", found.len());
+    found
+}
+
+/// Mutations of one text: truncations, byte flips, insertions of YAML-significant bytes.
+fn mutations(text: &str, rng: &mut Rng) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for _ in 0..12 {
+        out.push(String::from_utf8_lossy(&bytes[..rng.below(bytes.len() + 1)]).into_owned());
+    }
+    const SPICE: &[u8] = b":-[]{}&*!|>'\"#%@`\n\t ,?\\\x00\xff";
+    for _ in 0..24 {
+        let mut copy = bytes.to_vec();
+        for _ in 0..=rng.below(4) {
+            if copy.is_empty() {
+                break;
+            }
+            let at = rng.below(copy.len());
+            match rng.below(3) {
+                0 => copy[at] ^= 1 << rng.below(8),
+                1 => copy.insert(at, SPICE[rng.below(SPICE.len())]),
+                _ => {
+                    copy.remove(at);
+                }
+            }
+        }
+        out.push(String::from_utf8_lossy(&copy).into_owned());
+    }
+    out
+}
+
+fn check_skill(text: &str) {
+    let result = compile_skill("skills/x/skill.md", "x", text);
+    assert!(result.compiled.is_some() != result.error.is_some());
+    if let Some(error) = &result.error {
+        assert!(!error.code.is_empty() && !error.message.is_empty());
+        assert!(error.span.start.line >= 1 && error.span.start.column >= 1);
+    }
+}
+
+#[test]
+fn mutated_skill_files_give_only_diagnostics() {
+    let mut rng = Rng(0x5eed_0001);
+    let mut runs = 0;
+    for (path, text) in seeds() {
+        if path.file_name().and_then(|n| n.to_str()) != Some("skill.md") {
+            continue;
+        }
+        for mutated in mutations(&text, &mut rng) {
+            check_skill(&mutated);
+            runs += 1;
+        }
+    }
+    assert!(runs > 1000, "{runs}");
+}
+
+#[test]
+fn pathological_skill_files_give_only_diagnostics() {
+    let front = "---\ndescription: x\n";
+    let cases = [
+        String::new(),
+        "---".to_owned(),
+        "---\n---".to_owned(),
+        format!("{front}import_tools: {}\n---\nBody", "[".repeat(10_000)),
+        format!("{front}x: {}\n---\nBody", "{a: ".repeat(5_000)),
+        format!("{front}---\n{}", ":::ordered_block id=a\n".repeat(2_000)),
+        format!(
+            "{front}---\n:::ordered_block id=a\nsteps:\n{}:::\n",
+            "  - id: s\n    instructions: x\n".repeat(3_000)
+        ),
+        format!("{front}---\n{}", "@block.".repeat(20_000)),
+        format!("{front}---\n{}", "if:\n".repeat(5_000)),
+        format!("{front}description: {}\n---\nBody", "x".repeat(500_000)),
+        format!(
+            "{front}a: &a [x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b]\n---\nBody"
+        ),
+        "\u{feff}---\r\ndescription: x\r\n---\r\nBody\r\n".to_owned(),
+        "---\n\u{2028}description: x\u{85}---\nBody".to_owned(),
+    ];
+    for case in &cases {
+        check_skill(case);
+    }
+}
+
+#[test]
+fn files_above_the_cap_are_refused_with_a_message() {
+    let at_cap = format!("---\ndescription: x\n---\n{}", "y".repeat(MAX_SKILL_BYTES - 23));
+    assert_eq!(at_cap.len(), MAX_SKILL_BYTES);
+    assert!(compile_skill("skill.md", "x", &at_cap).compiled.is_some());
+    let over = format!("{at_cap}y");
+    let refused = compile_skill("skill.md", "x", &over);
+    let error = refused.error.expect("refused");
+    assert_eq!(error.code, "swaplab.limits.file_too_large");
+    assert!(error.message.contains("1048577 bytes"), "{}", error.message);
+}
