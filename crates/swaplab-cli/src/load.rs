@@ -7,7 +7,8 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use swaplab_core::Project;
+use swaplab_core::layout::{Swap, tutorial_layout};
+use swaplab_core::{Area, Project};
 
 /// Files above this size are refused: no skill, config or tool file is this large.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -63,4 +64,28 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) -> Result<()
         files.push((relative.join("/"), text));
     }
     Ok(())
+}
+
+/// Reads one file as a one-file project named after the file.
+pub fn single_file(path: &Path) -> Result<Project> {
+    let size = fs::metadata(path).with_context(|| format!("reading {}", path.display()))?.len();
+    if size > MAX_FILE_BYTES {
+        bail!("{} is {size} bytes, over the {MAX_FILE_BYTES}-byte limit", path.display());
+    }
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let name = path.file_name().map_or("file".into(), |n| n.to_string_lossy().into_owned());
+    Ok(Project::from_files([(name, text)]))
+}
+
+/// Reads a folder in the tutorial's layout (see `swaplab_core::layout`). Without a
+/// `crm.yml` at its root, the built-in tutorial's seed stands in.
+pub fn tutorial(dir: &Path) -> Result<Swap> {
+    let root = project(dir)?;
+    let mut swap = tutorial_layout(&root).map_err(anyhow::Error::msg)?;
+    if swap.workspace.crm.is_empty()
+        && let Some(example) = swaplab_content::example(swaplab_content::DEFAULT_EXAMPLE)?
+    {
+        swap.workspace.crm = example.workspace.area(Area::Crm).clone();
+    }
+    Ok(swap)
 }

@@ -5,10 +5,11 @@
 //! 1 when a comparison found a difference, 2 on an error.
 
 mod load;
+mod parse;
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -24,13 +25,30 @@ USAGE:
     swaplab export <EXAMPLE> <DIR>
         Write a built-in example's files under DIR, one folder per area:
         before/ and after/ (the two Rasa projects), server/ and crm/.
-    swaplab diff (--example <EXAMPLE> | --before <DIR> --after <DIR>)
+    swaplab diff <WORKSPACE>
         Show what the swap changes, file by file, as unified diffs.
+    swaplab parse <DIR> [--json]
+        Read one Rasa project as Rasa 3.21 does: every skill compiled or refused with
+        Rasa's code and message, memory, mcp_servers, tool signatures, and findings as
+        file:line:col. --json prints one JSON document instead.
+    swaplab layout <DIR>
+        Apply the tutorial-layout rule to DIR and say which files became before,
+        after and server, and which tool modules the swap set aside.
     swaplab --help | --version
 
+WORKSPACE is one of:
+    --example <EXAMPLE>          a built-in example
+    --tutorial <DIR>             a project in the tutorial's layout: DIR is before;
+                                 DIR/mcp_variant/ holds the files the swap replaces;
+                                 after is before with those written over it, minus
+                                 the tool modules whose every @tool is now imported
+                                 over MCP; the server is DIR/scripts/mcp_crm_server.py
+    --before <DIR> --after <DIR> [--server <FILE>] [--crm <FILE>]
+                                 two project folders and the server source
+
 EXIT STATUS:
-    0  success (for diff: the projects are identical)
-    1  diff found differences
+    0  success (diff: the projects are identical; parse: no errors)
+    1  diff found differences; parse found compile or load errors
     2  an error, with a message saying what to fix
 ";
 
@@ -74,6 +92,13 @@ fn run(args: &[String]) -> Result<ExitCode> {
             let workspace = workspace_from_flags(&args[1..])?;
             diff(&workspace, &mut out)
         }
+        Some("parse") => parse::run(&args[1..], &mut out),
+        Some("layout") => {
+            expect_args(&args[1..], 1, "swaplab layout <DIR>")?;
+            let swap = load::tutorial(Path::new(&args[1]))?;
+            layout_report(&swap, &mut out)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(other) => bail!("unknown command `{other}`; run `swaplab --help` to see the commands"),
     }
 }
@@ -96,28 +121,98 @@ fn example_workspace(id: &str) -> Result<Workspace> {
 }
 
 fn workspace_from_flags(args: &[String]) -> Result<Workspace> {
-    let mut example = None;
-    let mut before = None;
-    let mut after = None;
+    let mut flags: Vec<(&str, &str)> = Vec::new();
     let mut iter = args.iter();
     while let Some(flag) = iter.next() {
         let value = iter.next().with_context(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
-            "--example" => example = Some(value.clone()),
-            "--before" => before = Some(PathBuf::from(value)),
-            "--after" => after = Some(PathBuf::from(value)),
+            "--example" | "--tutorial" | "--before" | "--after" | "--server" | "--crm" => {
+                flags.push((flag.as_str(), value.as_str()));
+            }
             other => bail!("unknown option `{other}`; run `swaplab --help`"),
         }
     }
-    match (example, before, after) {
-        (Some(id), None, None) => example_workspace(&id),
-        (None, Some(before), Some(after)) => Ok(Workspace {
-            before: load::project(&before)?,
-            after: load::project(&after)?,
-            ..Workspace::default()
-        }),
-        _ => bail!("give either --example <EXAMPLE>, or both --before <DIR> and --after <DIR>"),
+    let get = |name: &str| flags.iter().find(|(flag, _)| *flag == name).map(|(_, value)| *value);
+    let names: Vec<&str> = flags.iter().map(|(flag, _)| *flag).collect();
+    match names.as_slice() {
+        ["--example"] => example_workspace(get("--example").unwrap_or_default()),
+        ["--tutorial"] => {
+            let swap = load::tutorial(Path::new(get("--tutorial").unwrap_or_default()))?;
+            if !swap.set_aside.is_empty() {
+                let paths: Vec<&str> = swap.set_aside.iter().map(|s| s.path.as_str()).collect();
+                eprintln!("swaplab: the swap set aside {}", paths.join(", "));
+            }
+            Ok(swap.workspace)
+        }
+        _ if names.contains(&"--before")
+            && names.contains(&"--after")
+            && !names.contains(&"--example")
+            && !names.contains(&"--tutorial") =>
+        {
+            let mut workspace = Workspace {
+                before: load::project(Path::new(get("--before").unwrap_or_default()))?,
+                after: load::project(Path::new(get("--after").unwrap_or_default()))?,
+                ..Workspace::default()
+            };
+            if let Some(server) = get("--server") {
+                workspace.server = load::single_file(Path::new(server))?;
+            }
+            if let Some(crm) = get("--crm") {
+                workspace.crm = load::single_file(Path::new(crm))?;
+            }
+            Ok(workspace)
+        }
+        _ => bail!(
+            "give one of --example <EXAMPLE>, --tutorial <DIR>, or --before <DIR> --after <DIR> \
+             [--server <FILE>] [--crm <FILE>]"
+        ),
     }
+}
+
+/// What the tutorial-layout rule did, for `swaplab layout`.
+fn layout_report(swap: &swaplab_core::layout::Swap, out: &mut impl Write) -> Result<()> {
+    let workspace = &swap.workspace;
+    writeln!(
+        out,
+        "before: {} files (the project root, without mcp_variant/)",
+        workspace.before.len()
+    )?;
+    writeln!(out, "after:  {} files", workspace.after.len())?;
+    for path in &swap.replaced {
+        writeln!(out, "  from mcp_variant/: {path}")?;
+    }
+    for set_aside in &swap.set_aside {
+        writeln!(
+            out,
+            "  set aside: {} (defines {}; imported over MCP by {})",
+            set_aside.path,
+            set_aside.tools.join(", "),
+            set_aside.imported_by.join(", ")
+        )?;
+    }
+    for kept in &swap.kept {
+        writeln!(
+            out,
+            "  kept: {} (defines {} still local; {} now imported over MCP: Rasa refuses a skill \
+             that binds both)",
+            kept.path,
+            kept.still_local.join(", "),
+            kept.imported.join(", ")
+        )?;
+    }
+    match workspace.server.files().next() {
+        Some((path, _)) => writeln!(out, "server: {path}")?,
+        None => {
+            writeln!(out, "server: none ({} not found)", swaplab_core::layout::SERVER_PATH)?;
+        }
+    }
+    match workspace.crm.files().next() {
+        Some((path, _)) => writeln!(out, "crm:    {path}")?,
+        None => {
+            writeln!(out, "crm:    none (crm.yml not found; the built-in example's seed is used)")?;
+        }
+    }
+    Ok(())
 }
 
 fn export(workspace: &Workspace, dir: &Path) -> Result<usize> {

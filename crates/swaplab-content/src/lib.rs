@@ -3,7 +3,6 @@
 //! Knows which chapters and examples exist and turns an example's folder into a
 //! [`Workspace`]. Holds no logic about Rasa or MCP: that is `swaplab-core`'s.
 
-use serde::Deserialize;
 use swaplab_core::{Area, FileRef, Workspace};
 
 mod embedded {
@@ -60,11 +59,9 @@ fn title_of(markdown: &str) -> Option<&str> {
 }
 
 /// What `example.yml` says about an example.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExampleInfo {
     /// The example's folder name, used in links.
-    #[serde(skip)]
     pub id: &'static str,
     /// A short title.
     pub title: String,
@@ -143,10 +140,23 @@ pub fn example(id: &str) -> Result<Option<Example>, ContentError> {
 }
 
 fn parse_info(id: &'static str, path: &str, text: &str) -> Result<ExampleInfo, ContentError> {
-    let mut info: ExampleInfo = yaml_serde::from_str(text)
-        .map_err(|e| ContentError { path: path.to_owned(), message: e.to_string() })?;
-    info.id = id;
-    info.title = info.title.trim().to_owned();
-    info.summary = info.summary.trim().to_owned();
-    Ok(info)
+    let error = |message: String| ContentError { path: path.to_owned(), message };
+    let node = swaplab_core::yaml::parse(text, swaplab_core::diagnostic::Position::START)
+        .map_err(|e| error(format!("{}:{}: {}", e.at.line, e.at.column, e.message)))?
+        .ok_or_else(|| error("example.yml is empty".to_owned()))?;
+    let field = |key: &str| -> Result<String, ContentError> {
+        node.get(key)
+            .and_then(swaplab_core::yaml::Node::as_str)
+            .map(|text| text.trim().to_owned())
+            .ok_or_else(|| error(format!("example.yml needs a string `{key}`")))
+    };
+    if let Some((key, _)) = node
+        .as_map()
+        .unwrap_or(&[])
+        .iter()
+        .find(|(key, _)| !matches!(key.as_str(), Some("title" | "summary")))
+    {
+        return Err(error(format!("example.yml has an unknown key `{}`", key.key_text())));
+    }
+    Ok(ExampleInfo { id, title: field("title")?, summary: field("summary")? })
 }

@@ -7,6 +7,7 @@
 
 pub mod diagnostic;
 pub mod diff;
+pub mod layout;
 pub mod markdown;
 pub mod python;
 pub mod rasa;

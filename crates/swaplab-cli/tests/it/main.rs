@@ -103,7 +103,7 @@ fn mistakes_exit_2_with_a_message() {
         ),
         (
             &["diff"][..],
-            "give either --example <EXAMPLE>, or both --before <DIR> and --after <DIR>",
+            "give one of --example <EXAMPLE>, --tutorial <DIR>, or --before <DIR> --after <DIR>",
         ),
         (&["diff", "--example"][..], "--example needs a value"),
         (&["export", "tutorial"][..], "expected 2 argument(s)"),
@@ -111,5 +111,121 @@ fn mistakes_exit_2_with_a_message() {
         let output = swaplab(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
+    }
+}
+
+fn corpus(project: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(project)
+}
+
+#[test]
+fn parse_json_agrees_with_rasa_on_a_corpus_project() {
+    let dir = corpus("maestro-voice-agent");
+    let output = swaplab(&["parse", dir.to_str().unwrap(), "--json"]);
+    assert_eq!(output.status.code(), Some(1), "a refused skill exits 1: {}", stderr(&output));
+    let document: serde_json::Value =
+        serde_json::from_str(&stdout(&output)).expect("one JSON document");
+    let verdict: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("rasa-3.21.0-verdict.json")).expect("verdict"),
+    )
+    .expect("json");
+    for entry in verdict["skills"].as_array().expect("skills") {
+        let id = entry["skill_md"]["skill_id"].as_str().expect("id");
+        let ours = &document["skills"][id];
+        if entry["skill_md"]["ok"] == true {
+            assert_eq!(ours, &entry["skill_md"]["compiled"], "{id}");
+        } else {
+            assert_eq!(ours["error"]["code"], entry["skill_md"]["error"]["code"], "{id}");
+            assert_eq!(ours["error"]["message"], entry["skill_md"]["error"]["message"], "{id}");
+        }
+    }
+    assert_eq!(document["project_memory"]["customer_id"]["initial_value"], "456");
+    assert_eq!(document["mcp_servers"]["declared"], false);
+    let diagnostics = document["diagnostics"].as_array().expect("diagnostics");
+    let refused = diagnostics
+        .iter()
+        .find(|d| d["code"] == "skill.requires.removed")
+        .expect("the refused skill is a diagnostic");
+    assert_eq!(refused["file"], "skills/change_booking/skill.md");
+    assert_eq!(refused["span"]["start"]["line"], 6);
+}
+
+#[test]
+fn parse_prints_findings_as_file_line_col() {
+    let dir = scratch("parse-human");
+    let export = swaplab(&["export", "tutorial", dir.to_str().unwrap()]);
+    assert_eq!(export.status.code(), Some(0));
+    let after = dir.join("after");
+    let output = swaplab(&["parse", after.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}{}", stdout(&output), stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("ok       skills/check_tickets, imports mcp/hubspot_crm:list_open_tickets"),
+        "{text}"
+    );
+    assert!(text.contains("3 skills, 3 loaded; 0 errors"), "{text}");
+    // Put the local tool back beside its MCP import: the model would not load.
+    std::fs::copy(
+        dir.join("before/skills/check_tickets/tools.py"),
+        after.join("skills/check_tickets/tools.py"),
+    )
+    .expect("copy");
+    let output = swaplab(&["parse", after.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stdout(&output).contains(
+            "skills/check_tickets/skill.md:7:5: error[swaplab.load.mcp_imports] (load): Skill 'check_tickets' MCP import 'mcp/hubspot_crm:list_open_tickets' collides with the local/shared tool 'list_open_tickets'."
+        ),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn the_tutorial_layout_is_read_and_its_set_aside_files_are_named() {
+    let exported = scratch("layout-export");
+    assert_eq!(swaplab(&["export", "tutorial", exported.to_str().unwrap()]).status.code(), Some(0));
+    // Build the tutorial's layout: the root is before, mcp_variant/ holds what the swap
+    // replaces, the server sits in scripts/.
+    let root = scratch("layout-root");
+    copy_tree(&exported.join("before"), &root);
+    for skill in ["check_tickets", "identify_customer", "log_interaction"] {
+        let from = exported.join("after/skills").join(skill).join("skill.md");
+        let to = root.join("mcp_variant/skills").join(skill);
+        std::fs::create_dir_all(&to).expect("mkdir");
+        std::fs::copy(from, to.join("skill.md")).expect("copy");
+    }
+    std::fs::copy(
+        exported.join("after/integrations.yml"),
+        root.join("mcp_variant/integrations.yml"),
+    )
+    .expect("copy");
+    copy_tree(&exported.join("server"), &root);
+    let output = swaplab(&["layout", root.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    for expected in [
+        "set aside: skills/check_tickets/tools.py (defines list_open_tickets; imported over MCP by check_tickets)",
+        "set aside: tools/crm.py (defines find_contact_by_email; imported over MCP by identify_customer)",
+        "server: scripts/mcp_crm_server.py",
+    ] {
+        assert!(text.contains(expected), "{expected}\n{text}");
+    }
+    let from_layout = swaplab(&["diff", "--tutorial", root.to_str().unwrap()]);
+    let from_example = swaplab(&["diff", "--example", "tutorial"]);
+    assert_eq!(from_layout.status.code(), Some(1));
+    assert_eq!(stdout(&from_layout), stdout(&from_example), "the same swap, read from the layout");
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).expect("readable").filter_map(Result::ok) {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            std::fs::create_dir_all(to).expect("mkdir");
+            std::fs::copy(&path, &target).expect("copy");
+        }
     }
 }

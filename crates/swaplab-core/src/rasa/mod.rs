@@ -4,5 +4,6 @@ pub mod condition;
 pub mod imports;
 pub mod integrations;
 pub mod memory;
+pub mod project;
 pub mod responses;
 pub mod skill;

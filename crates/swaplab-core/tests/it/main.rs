@@ -8,6 +8,7 @@ mod diff;
 mod markdown;
 mod python;
 mod rasa_config;
+mod rasa_project;
 mod rasa_skill;
 mod robustness;
 mod session;

@@ -19,12 +19,11 @@ const CORE_ALLOWLIST: &[&str] = &[
     "ryu",
     "zmij",
     "memchr",
-    // YAML, for the Rasa files (the design's choice: yaml_serde)
-    "yaml_serde",
-    "libyaml-rs",
-    "indexmap",
-    "hashbrown",
-    "equivalent",
+    // YAML events with positions, resolved as PyYAML does in `swaplab_core::yaml`
+    "saphyr-parser",
+    "arraydeque",
+    "thiserror",
+    "thiserror-impl",
     // diffs and markdown
     "similar",
     "pulldown-cmark",

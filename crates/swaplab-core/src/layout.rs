@@ -1,0 +1,184 @@
+//! From a project folder laid out like the tutorial to a [`Workspace`]: which files are
+//! *before*, which are *after*, and which the swap sets aside.
+//!
+//! The tutorial keeps one Rasa project and puts the files its MCP swap replaces under
+//! `mcp_variant/`, with the server at `scripts/mcp_crm_server.py`. The rule:
+//!
+//! 1. *before* is the project root, without `mcp_variant/`.
+//! 2. *after* is *before* with every `mcp_variant/<path>` written over `<path>`.
+//! 3. Then, as the tutorial's swap does, *after* loses each local or shared tool module
+//!    whose `@tool` functions are **all** imported over MCP by the *after* skills that
+//!    would bind them (a skill-local module: by its own skill; a shared module in
+//!    `tools/`: by any skill). Left in place, Rasa would refuse to load the model with
+//!    `Skill '…' MCP import '…' collides with the local/shared tool '…'.` A module that
+//!    still defines a tool nobody imports over MCP stays, and the reader is told.
+//! 4. The server is `scripts/mcp_crm_server.py`; the CRM seed is `crm.yml` at the root
+//!    when there is one (the shells fall back to the built-in example's seed).
+//!
+//! Pure: the shells read the folder into a [`Project`] and print the [`SetAside`] list.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::python::scan_tool_module;
+use crate::rasa::imports::{ImportRef, parse_import};
+use crate::rasa::skill::compile_skill;
+use crate::workspace::{Project, Workspace};
+
+/// The folder holding the files the swap replaces.
+pub const VARIANT_DIR: &str = "mcp_variant/";
+/// Where the tutorial keeps its MCP server.
+pub const SERVER_PATH: &str = "scripts/mcp_crm_server.py";
+/// Where a CRM seed may sit at the root.
+pub const CRM_SEED_PATH: &str = "crm.yml";
+
+/// A file the swap took out of *after*.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SetAside {
+    /// Its path in the project.
+    pub path: String,
+    /// The `@tool` functions it defined.
+    pub tools: Vec<String>,
+    /// Which skills import those names over MCP now.
+    pub imported_by: Vec<String>,
+}
+
+/// A module left in *after* that defines a name some skill now imports over MCP.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct KeptModule {
+    /// Its path.
+    pub path: String,
+    /// Tools it defines that are imported over MCP.
+    pub imported: Vec<String>,
+    /// Tools it defines that nothing imports over MCP (why it stays).
+    pub still_local: Vec<String>,
+}
+
+/// The workspace and what the rule did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Swap {
+    /// The four areas.
+    #[serde(skip)]
+    pub workspace: Workspace,
+    /// Paths `mcp_variant/` replaced or added in *after*.
+    pub replaced: Vec<String>,
+    /// Tool modules removed from *after*.
+    pub set_aside: Vec<SetAside>,
+    /// Tool modules kept although some of their tools moved to MCP.
+    pub kept: Vec<KeptModule>,
+}
+
+/// Applies the tutorial-layout rule to a project root. `Err` explains what is missing.
+pub fn tutorial_layout(root: &Project) -> Result<Swap, String> {
+    let variant: Vec<(&str, &str)> = root
+        .files()
+        .filter_map(|(path, text)| Some((path.strip_prefix(VARIANT_DIR)?, text)))
+        .collect();
+    if variant.is_empty() {
+        return Err(format!(
+            "no {VARIANT_DIR} folder: the tutorial layout keeps the files the swap replaces there \
+             (or give --before DIR --after DIR --server FILE)"
+        ));
+    }
+    let before = Project::from_files(
+        root.files()
+            .filter(|(path, _)| !path.starts_with(VARIANT_DIR))
+            .map(|(p, t)| (p.to_owned(), t.to_owned())),
+    );
+    let mut after_files: BTreeMap<String, String> =
+        before.files().map(|(p, t)| (p.to_owned(), t.to_owned())).collect();
+    let mut replaced = Vec::new();
+    for (path, text) in variant {
+        after_files.insert(path.to_owned(), text.to_owned());
+        replaced.push(path.to_owned());
+    }
+    let (after, set_aside, kept) = without_imported_tools(&Project::from_files(after_files));
+    let mut server = Project::default();
+    let mut crm = Project::default();
+    if let Some(text) = before.file(SERVER_PATH) {
+        server = Project::from_files([(SERVER_PATH, text)]);
+    }
+    if let Some(text) = before.file(CRM_SEED_PATH) {
+        crm = Project::from_files([(CRM_SEED_PATH, text)]);
+    }
+    Ok(Swap { workspace: Workspace { before, after, server, crm }, replaced, set_aside, kept })
+}
+
+/// Step 3 of the rule on its own: *after* without the tool modules its MCP imports replace.
+pub fn without_imported_tools(after: &Project) -> (Project, Vec<SetAside>, Vec<KeptModule>) {
+    // skill id -> bare names it imports over MCP
+    let mut imported: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (path, text) in after.files() {
+        let Some(dir) =
+            path.strip_prefix("skills/").and_then(|rest| rest.strip_suffix("/skill.md"))
+        else {
+            continue;
+        };
+        if dir.contains('/') {
+            continue;
+        }
+        let Some(skill) = compile_skill(path, dir, text).compiled else { continue };
+        let names =
+            skill.import_tool_names.iter().filter_map(|reference| match parse_import(reference) {
+                Ok(ImportRef::Mcp { tool, .. }) => Some(tool),
+                _ => None,
+            });
+        imported.entry(dir.to_owned()).or_default().extend(names);
+    }
+    let mut set_aside = Vec::new();
+    let mut kept = Vec::new();
+    let mut keep: BTreeMap<String, String> = BTreeMap::new();
+    for (path, text) in after.files() {
+        let Some(owners) = tool_module_owners(path, &imported) else {
+            keep.insert(path.to_owned(), text.to_owned());
+            continue;
+        };
+        let tools: Vec<String> =
+            scan_tool_module(path, text).tools.into_iter().map(|tool| tool.name).collect();
+        let importers = |tool: &str| -> Vec<String> {
+            owners
+                .iter()
+                .filter(|(_, names)| names.contains(tool))
+                .map(|(skill, _)| (*skill).clone())
+                .collect()
+        };
+        let (moved, still_local): (Vec<String>, Vec<String>) =
+            tools.iter().cloned().partition(|tool| !importers(tool).is_empty());
+        if !tools.is_empty() && still_local.is_empty() {
+            let mut imported_by: Vec<String> =
+                moved.iter().flat_map(|tool| importers(tool)).collect();
+            imported_by.sort();
+            imported_by.dedup();
+            set_aside.push(SetAside { path: path.to_owned(), tools, imported_by });
+            continue;
+        }
+        if !moved.is_empty() {
+            kept.push(KeptModule { path: path.to_owned(), imported: moved, still_local });
+        }
+        keep.insert(path.to_owned(), text.to_owned());
+    }
+    (Project::from_files(keep), set_aside, kept)
+}
+
+/// For a tool module, the skills whose MCP imports could replace it: its own skill for a
+/// skill-local module, every skill for a shared one. `None` for other files.
+fn tool_module_owners<'a>(
+    path: &str,
+    imported: &'a BTreeMap<String, BTreeSet<String>>,
+) -> Option<Vec<(&'a String, &'a BTreeSet<String>)>> {
+    if !path.ends_with(".py") {
+        return None;
+    }
+    if let Some(rest) = path.strip_prefix("tools/") {
+        return (!rest.contains('/')).then(|| imported.iter().collect());
+    }
+    let rest = path.strip_prefix("skills/")?;
+    let (dir, file) = rest.split_once('/')?;
+    let local =
+        file == "tools.py" || file.strip_prefix("tools/").is_some_and(|name| !name.contains('/'));
+    if !local {
+        return None;
+    }
+    Some(imported.iter().filter(|(skill, _)| skill.as_str() == dir).collect())
+}

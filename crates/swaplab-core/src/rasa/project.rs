@@ -1,0 +1,538 @@
+//! A whole Rasa project read the way Rasa 3.21 loads it: the skill catalog, project and
+//! skill memory, responses, `integrations.yml`, and the Python tool modules, followed by
+//! the model-load rules that need more than one file (`parse_mcp_imports`, reference §3.3)
+//! and the train findings that compare files (§3.2, §6.5, §2.6).
+//!
+//! Discovery follows `_load_skills_from_dir`: every directory under `skills/`, sorted,
+//! except names starting with `_`; a directory without `skill.md` is a load error; a
+//! skill's own `memory.yml` that fails makes the whole skill fail. Shared tools are the
+//! `@tool` functions in `tools/*.py`; skill-local ones those in `skills/<id>/tools.py`
+//! and `skills/<id>/tools/*.py`.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
+use crate::python::{ToolModule, scan_tool_module};
+use crate::rasa::imports::{FRAMEWORK_TOOL_NAMES, ImportRef, parse_import};
+use crate::rasa::integrations::{Integrations, read_integrations};
+use crate::rasa::memory::{ProjectMemory, SkillMemory, read_project_memory, read_skill_memory};
+use crate::rasa::responses::{Responses, read_responses};
+use crate::rasa::skill::{Skill, SkillFile, StepKind, compile_skill, find_at_references};
+use crate::workspace::Project;
+
+/// Largest file of any kind read from a project; larger ones are refused unread.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+/// Most files one project may hold; the rest are refused unread.
+pub const MAX_PROJECT_FILES: usize = 2_000;
+
+/// Code for a model-load error of `parse_mcp_imports` (Rasa raises a bare `ValueError`).
+pub const CODE_MCP_IMPORTS: &str = "swaplab.load.mcp_imports";
+/// Code for a skill directory Rasa cannot load.
+pub const CODE_SKILL_LOAD: &str = "skill.catalog.load_failed";
+
+/// One directory under `skills/`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SkillEntry {
+    /// The directory name, which is the skill id.
+    pub dir: String,
+    /// The compiled or rejected `skill.md` (absent when the file is missing).
+    pub skill_md: Option<SkillFile>,
+    /// The skill's `memory.yml`, when present.
+    pub memory: Option<SkillMemory>,
+    /// The skill's `responses.yml`, when present.
+    pub responses: Option<Responses>,
+    /// Skill-local tool modules (`tools.py`, `tools/*.py`).
+    pub tools: Vec<ToolFile>,
+    /// Why the catalog does not load this skill, in Rasa's words.
+    pub load_error: Option<String>,
+}
+
+impl SkillEntry {
+    /// The compiled skill, when the catalog loads it.
+    pub fn loaded(&self) -> Option<&Skill> {
+        if self.load_error.is_some() {
+            return None;
+        }
+        self.skill_md.as_ref()?.compiled.as_ref()
+    }
+}
+
+/// A scanned Python tool module.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolFile {
+    /// Its path in the project.
+    pub path: String,
+    /// What the scanner found.
+    pub module: ToolModule,
+}
+
+/// One `mcp/<server>:<tool>` import of a loaded skill.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct McpImport {
+    /// The importing skill.
+    pub skill: String,
+    /// The entry, verbatim.
+    pub reference: String,
+    /// The server name.
+    pub server: String,
+    /// The tool (and bare) name.
+    pub tool: String,
+    /// Where the entry was written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// Everything Swap Lab knows about one project.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProjectReport {
+    /// Skill directories, sorted.
+    pub skills: Vec<SkillEntry>,
+    /// `memory.yml`.
+    pub project_memory: ProjectMemory,
+    /// `integrations.yml`.
+    pub integrations: Integrations,
+    /// `responses.yml` at the root, when present.
+    pub responses: Option<Responses>,
+    /// Shared tool modules (`tools/*.py`).
+    pub shared_tools: Vec<ToolFile>,
+    /// The MCP imports of loaded skills, skill by skill in sorted order.
+    pub mcp_imports: Vec<McpImport>,
+    /// Every finding from every file, and the cross-file ones.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ProjectReport {
+    /// The loaded skill `id`.
+    pub fn skill(&self, id: &str) -> Option<&Skill> {
+        self.skills.iter().find(|entry| entry.dir == id)?.loaded()
+    }
+
+    /// The entry for skill directory `id`.
+    pub fn entry(&self, id: &str) -> Option<&SkillEntry> {
+        self.skills.iter().find(|entry| entry.dir == id)
+    }
+
+    /// Loaded skills, sorted by id.
+    pub fn loaded_skills(&self) -> impl Iterator<Item = &Skill> {
+        self.skills.iter().filter_map(SkillEntry::loaded)
+    }
+
+    /// Names of the `@tool` functions in `tools/*.py`.
+    pub fn shared_tool_names(&self) -> BTreeSet<&str> {
+        self.shared_tools
+            .iter()
+            .flat_map(|file| file.module.tools.iter().map(|t| t.name.as_str()))
+            .collect()
+    }
+
+    /// Names of the skill-local `@tool` functions of `skill_id`.
+    pub fn local_tool_names(&self, skill_id: &str) -> BTreeSet<&str> {
+        self.entry(skill_id)
+            .map(|entry| {
+                entry
+                    .tools
+                    .iter()
+                    .flat_map(|file| file.module.tools.iter().map(|t| t.name.as_str()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Shared tools a skill declares (`SkillCatalog.declared_tool_names`): every gate name
+    /// minus bare names that come only from MCP imports, that exist in `tools/`.
+    pub fn declared_shared_tools(&self, skill: &Skill) -> BTreeSet<String> {
+        let shared = self.shared_tool_names();
+        declared_names(skill).into_iter().filter(|name| shared.contains(name.as_str())).collect()
+    }
+
+    /// The tools a skill binds locally: its own, then the shared ones it declares.
+    pub fn locally_bound(&self, skill: &Skill) -> BTreeSet<String> {
+        let mut bound: BTreeSet<String> =
+            self.local_tool_names(&skill.id).into_iter().map(str::to_owned).collect();
+        bound.extend(self.declared_shared_tools(skill));
+        bound
+    }
+
+    /// Whether any finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Gate names that are not only MCP import bare names.
+fn declared_names(skill: &Skill) -> BTreeSet<String> {
+    let mcp_only: BTreeSet<String> = skill
+        .import_tool_names
+        .iter()
+        .filter_map(|reference| match parse_import(reference) {
+            Ok(ImportRef::Mcp { tool, .. }) => Some(tool),
+            _ => None,
+        })
+        .filter(|tool| {
+            !skill.tool_constraint_names.contains(tool)
+                && !skill.blocks().any(|block| block.tools.iter().any(|gate| &gate.name == tool))
+                && !skill.import_tool_names.contains(tool)
+        })
+        .collect();
+    skill
+        .tools
+        .iter()
+        .map(|gate| gate.name.clone())
+        .filter(|name| !mcp_only.contains(name))
+        .collect()
+}
+
+/// Reads a project. Never fails: problems are diagnostics.
+pub fn read_project(project: &Project) -> ProjectReport {
+    let mut diagnostics = Vec::new();
+    let mut accepted = 0usize;
+    let readable = |path: &str,
+                    text: &str,
+                    diagnostics: &mut Vec<Diagnostic>,
+                    accepted: &mut usize| {
+        if *accepted >= MAX_PROJECT_FILES {
+            diagnostics.push(Diagnostic::error(
+                path,
+                Span::point(Position::START),
+                Phase::Read,
+                "swaplab.limits.too_many_files",
+                format!("The project has more than {MAX_PROJECT_FILES} files; Swap Lab reads the first {MAX_PROJECT_FILES} and skips this one."),
+            ));
+            return false;
+        }
+        *accepted += 1;
+        if text.len() > MAX_FILE_BYTES {
+            diagnostics.push(Diagnostic::error(
+                path,
+                Span::point(Position::START),
+                Phase::Read,
+                "swaplab.limits.file_too_large",
+                format!(
+                    "{path} is {} bytes; Swap Lab reads project files up to {MAX_FILE_BYTES} bytes and skipped it.",
+                    text.len()
+                ),
+            ));
+            return false;
+        }
+        true
+    };
+    let mut files: Vec<(&str, &str)> = Vec::new();
+    for (path, text) in project.files() {
+        if readable(path, text, &mut diagnostics, &mut accepted) {
+            files.push((path, text));
+        }
+    }
+    let get = |path: &str| files.iter().find(|(p, _)| *p == path).map(|(_, t)| *t);
+
+    let project_memory = read_project_memory("memory.yml", get("memory.yml"));
+    diagnostics.extend(project_memory.diagnostics.iter().cloned());
+    diagnostics.extend(project_memory.train_findings());
+    let integrations = read_integrations("integrations.yml", get("integrations.yml"));
+    diagnostics.extend(integrations.diagnostics.iter().cloned());
+    let responses = get("responses.yml").map(|text| read_responses("responses.yml", text));
+    if let Some(responses) = &responses {
+        diagnostics.extend(responses.diagnostics.iter().cloned());
+    }
+
+    let shared_tools: Vec<ToolFile> = files
+        .iter()
+        .filter(|(path, _)| {
+            path.strip_prefix("tools/")
+                .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".py"))
+        })
+        .map(|(path, text)| ToolFile {
+            path: (*path).to_owned(),
+            module: scan_tool_module(path, text),
+        })
+        .collect();
+    for file in &shared_tools {
+        diagnostics.extend(file.module.diagnostics.iter().cloned());
+    }
+
+    let dirs: BTreeSet<&str> = files
+        .iter()
+        .filter_map(|(path, _)| path.strip_prefix("skills/")?.split_once('/').map(|(dir, _)| dir))
+        .filter(|dir| !dir.starts_with('_') && !dir.is_empty())
+        .collect();
+    let mut skills = Vec::new();
+    for dir in dirs {
+        let entry = read_skill_dir(dir, &get, &files);
+        for file in &entry.tools {
+            diagnostics.extend(file.module.diagnostics.iter().cloned());
+        }
+        if let Some(skill_md) = &entry.skill_md {
+            diagnostics.extend(skill_md.diagnostics.iter().cloned());
+        }
+        if let Some(memory) = &entry.memory {
+            diagnostics.extend(memory.diagnostics.iter().cloned());
+            let collect_owned = entry.loaded().map(collect_owned).unwrap_or_default();
+            let owned: Vec<&str> = collect_owned.iter().map(String::as_str).collect();
+            diagnostics.extend(memory.train_findings(&owned));
+        }
+        if let Some(responses) = &entry.responses {
+            diagnostics.extend(responses.diagnostics.iter().cloned());
+        }
+        if let (Some(message), None) =
+            (&entry.load_error, entry.skill_md.as_ref().and_then(|s| s.error.as_ref()))
+            && entry.memory.as_ref().is_none_or(|memory| memory.ok)
+        {
+            diagnostics.push(Diagnostic::error(
+                &format!("skills/{dir}"),
+                Span::point(Position::START),
+                Phase::Compile,
+                CODE_SKILL_LOAD,
+                message.clone(),
+            ));
+        }
+        skills.push(entry);
+    }
+
+    let mut report = ProjectReport {
+        skills,
+        project_memory,
+        integrations,
+        responses,
+        shared_tools,
+        mcp_imports: Vec::new(),
+        diagnostics,
+    };
+    let (imports, findings) = mcp_imports(&report);
+    report.mcp_imports = imports;
+    report.diagnostics.extend(findings);
+    let findings = cross_file_findings(&report);
+    report.diagnostics.extend(findings);
+    // Train findings stop `rasa train`, not the files from loading: Swap Lab shows them one
+    // step below compile and load errors.
+    for diagnostic in &mut report.diagnostics {
+        if diagnostic.phase == Phase::Train && diagnostic.severity == Severity::Error {
+            diagnostic.severity = Severity::Warning;
+        }
+    }
+    report
+}
+
+fn read_skill_dir<'a>(
+    dir: &str,
+    get: &dyn Fn(&str) -> Option<&'a str>,
+    files: &[(&'a str, &'a str)],
+) -> SkillEntry {
+    let skill_path = format!("skills/{dir}/skill.md");
+    let mut entry = SkillEntry {
+        dir: dir.to_owned(),
+        skill_md: None,
+        memory: None,
+        responses: None,
+        tools: Vec::new(),
+        load_error: None,
+    };
+    match get(&skill_path) {
+        Some(text) => {
+            let compiled = compile_skill(&skill_path, dir, text);
+            entry.load_error = compiled.error.as_ref().map(|error| error.message.clone());
+            entry.skill_md = Some(compiled);
+        }
+        None => {
+            entry.load_error =
+                Some(format!("Skill directory 'skills/{dir}' must contain skill.md."));
+        }
+    }
+    let memory_path = format!("skills/{dir}/memory.yml");
+    if let Some(text) = get(&memory_path) {
+        let memory = read_skill_memory(&memory_path, dir, text);
+        if !memory.ok && entry.load_error.is_none() {
+            let first = memory.diagnostics.iter().find(|d| d.is_error()).map(|d| d.message.clone());
+            entry.load_error = Some(first.unwrap_or_else(|| format!("{memory_path} is invalid.")));
+        }
+        entry.memory = Some(memory);
+    }
+    let responses_path = format!("skills/{dir}/responses.yml");
+    entry.responses = get(&responses_path).map(|text| read_responses(&responses_path, text));
+    let single = format!("skills/{dir}/tools.py");
+    let folder = format!("skills/{dir}/tools/");
+    entry.tools = files
+        .iter()
+        .filter(|(path, _)| {
+            *path == single
+                || path
+                    .strip_prefix(folder.as_str())
+                    .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".py"))
+        })
+        .map(|(path, text)| ToolFile {
+            path: (*path).to_owned(),
+            module: scan_tool_module(path, text),
+        })
+        .collect();
+    entry
+}
+
+/// Memory entries a skill's collect steps own.
+fn collect_owned(skill: &Skill) -> Vec<String> {
+    skill
+        .blocks()
+        .flat_map(|block| block.steps.iter())
+        .filter_map(|step| match &step.kind {
+            StepKind::Collect { collect, .. } => Some(collect.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `parse_mcp_imports` (model load) and its train mirror for unconfigured servers.
+fn mcp_imports(report: &ProjectReport) -> (Vec<McpImport>, Vec<Diagnostic>) {
+    let mut imports = Vec::new();
+    let mut findings = Vec::new();
+    for skill in report.loaded_skills() {
+        let file = format!("skills/{}/skill.md", skill.id);
+        let bound = report.locally_bound(skill);
+        let mut seen: BTreeSet<String> = BTreeSet::new();
+        for (reference, span) in skill.import_tool_names.iter().zip(&skill.import_spans) {
+            let Ok(ImportRef::Mcp { server, tool }) = parse_import(reference) else { continue };
+            let load_error = |message: String| {
+                Diagnostic::error(&file, *span, Phase::Load, CODE_MCP_IMPORTS, message)
+            };
+            if !seen.insert(tool.clone()) {
+                findings.push(load_error(format!(
+                    "Skill '{}' imports more than one MCP tool named '{tool}'.",
+                    skill.id
+                )));
+            } else if FRAMEWORK_TOOL_NAMES.contains(&tool.as_str()) {
+                findings.push(load_error(format!(
+                    "Skill '{}' MCP import '{reference}' reuses reserved framework tool name '{tool}'.",
+                    skill.id
+                )));
+            } else if bound.contains(&tool) {
+                findings.push(load_error(format!(
+                    "Skill '{}' MCP import '{reference}' collides with the local/shared tool '{tool}'.",
+                    skill.id
+                )));
+            }
+            if report.integrations.server(&server).is_none() {
+                findings.push(Diagnostic::error(
+                    &file,
+                    *span,
+                    Phase::Train,
+                    "mantle.validation.tools.mcp_server_not_configured",
+                    format!(
+                        "Skill '{}' imports MCP tool '{reference}', but server '{server}' is not configured under mcp_servers in integrations.yml.",
+                        skill.id
+                    ),
+                ));
+            }
+            imports.push(McpImport {
+                skill: skill.id.clone(),
+                reference: reference.clone(),
+                server,
+                tool,
+                span: *span,
+            });
+        }
+    }
+    // MCPRuntime.prepare: each referenced server, in sorted order, must be configured.
+    let servers: BTreeSet<&str> = imports.iter().map(|import| import.server.as_str()).collect();
+    for server in servers {
+        if report.integrations.server(server).is_none()
+            && let Some(first) = imports.iter().find(|import| import.server == server)
+        {
+            findings.push(Diagnostic::error(
+                &format!("skills/{}/skill.md", first.skill),
+                first.span,
+                Phase::Load,
+                "swaplab.load.mcp_server_missing",
+                format!("MCP server '{server}' is imported by a skill but is missing from integrations.yml."),
+            ));
+        }
+    }
+    (imports, findings)
+}
+
+/// Train findings that compare files: import_tools against tool modules, constraints that
+/// name nothing the skill can see, and `@skill` targets.
+fn cross_file_findings(report: &ProjectReport) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    let shared = report.shared_tool_names();
+    let skill_ids: BTreeSet<&str> = report.skills.iter().map(|entry| entry.dir.as_str()).collect();
+    for skill in report.loaded_skills() {
+        let file = format!("skills/{}/skill.md", skill.id);
+        let own = report.local_tool_names(&skill.id);
+        let mcp_names: BTreeSet<String> = report
+            .mcp_imports
+            .iter()
+            .filter(|import| import.skill == skill.id)
+            .map(|import| import.tool.clone())
+            .collect();
+        for (reference, span) in skill.import_tool_names.iter().zip(&skill.import_spans) {
+            let Ok(ImportRef::LocalOrShared { name }) = parse_import(reference) else { continue };
+            if let Some(owner) = report.skills.iter().find(|entry| {
+                entry.tools.iter().any(|f| f.module.tools.iter().any(|t| t.name == name))
+            }) {
+                findings.push(Diagnostic::error(
+                    &file,
+                    *span,
+                    Phase::Train,
+                    "skill.import_tools.local_tool_listed",
+                    format!(
+                        "Skill '{}' lists import_tools entry '{name}', but it is skill-local in skills/{}/tools/ — remove it from import_tools.",
+                        skill.id, owner.dir
+                    ),
+                ));
+            } else if !shared.contains(name.as_str()) {
+                findings.push(Diagnostic::error(
+                    &file,
+                    *span,
+                    Phase::Train,
+                    "skill.import_tools.invalid_shared_tool",
+                    format!(
+                        "Skill '{}' lists import_tools entry '{name}', but no shared tool exists in tools/.",
+                        skill.id
+                    ),
+                ));
+            }
+        }
+        let visible =
+            |name: &str| own.contains(name) || mcp_names.contains(name) || (shared.contains(name));
+        let gates =
+            skill.tools.iter().filter(|gate| skill.tool_constraint_names.contains(&gate.name));
+        let block_gates = skill.blocks().flat_map(|block| block.tools.iter());
+        let steps = skill.blocks().flat_map(|block| block.steps.iter()).filter_map(|step| {
+            match &step.kind {
+                StepKind::Execute { execute_tool, .. } => Some((execute_tool.as_str(), step.span)),
+                _ => None,
+            }
+        });
+        let named: Vec<(&str, Span)> = gates
+            .chain(block_gates)
+            .map(|gate| (gate.name.as_str(), gate.span))
+            .chain(steps)
+            .collect();
+        for (name, span) in named {
+            if !visible(name) && !FRAMEWORK_TOOL_NAMES.contains(&name) {
+                findings.push(Diagnostic::error(
+                    &file,
+                    span,
+                    Phase::Train,
+                    "mantle.validation.tools.unresolved_tool",
+                    format!(
+                        "Skill '{s}' references tool '{name}', but it is not visible while this skill is active: it is neither provided by a declared MCP import nor by a matching @tool function in skills/{s}/tools.py, skills/{s}/tools/, or the declared shared tools/ folder. Add the tool function (its name must match the reference) or remove the reference.",
+                        s = skill.id
+                    ),
+                ));
+            }
+        }
+        for segment in skill.segments() {
+            for (_, target) in find_at_references(&segment.text, "skill") {
+                if !skill_ids.contains(target) {
+                    findings.push(Diagnostic::error(
+                        &file,
+                        segment.span,
+                        Phase::Train,
+                        "skill.referenced.invalid_target",
+                        format!("Skill '{}' references '@skill.{target}', but no skill '{target}' exists in skills/.", skill.id),
+                    ));
+                }
+            }
+        }
+    }
+    findings
+}
