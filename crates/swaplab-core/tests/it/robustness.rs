@@ -2,11 +2,18 @@
 //! nested deeply and blown up, and every reader must answer with values and diagnostics.
 //! Inputs above the documented caps are refused with a message, not parsed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use swaplab_core::Project;
+use swaplab_core::python::{scan_mcp_server, scan_tool_module};
+use swaplab_core::rasa::integrations::read_integrations;
+use swaplab_core::rasa::memory::{read_project_memory, read_skill_memory};
+use swaplab_core::rasa::project::read_project;
+use swaplab_core::rasa::responses::read_responses;
 
 use swaplab_core::rasa::skill::{MAX_SKILL_BYTES, compile_skill};
 
-use crate::support::{corpus_dir, examples_dir, read, walk};
+use crate::support::{corpus_dir, corpus_projects, examples_dir, read, walk};
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 struct Rng(u64);
@@ -93,6 +100,84 @@ fn mutated_skill_files_give_only_diagnostics() {
         }
     }
     assert!(runs > 1000, "{runs}");
+}
+
+/// Every reader that could see this file's text.
+fn check_any(path: &Path, text: &str) {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("md") => check_skill(text),
+        Some("py") => {
+            let module = scan_tool_module("tools.py", text);
+            let server = scan_mcp_server("server.py", text);
+            for tool in &server.tools {
+                let _ = tool.input_schema.to_python_json();
+            }
+            assert!(
+                module
+                    .diagnostics
+                    .iter()
+                    .chain(&server.diagnostics)
+                    .all(|d| d.span.start.line >= 1)
+            );
+        }
+        _ => {
+            let _ = read_integrations("integrations.yml", Some(text));
+            let _ = read_project_memory("memory.yml", Some(text));
+            let _ = read_skill_memory("skills/x/memory.yml", "x", text);
+            let _ = read_responses("responses.yml", text);
+        }
+    }
+}
+
+#[test]
+fn mutated_config_and_python_files_give_only_diagnostics() {
+    let mut rng = Rng(0x5eed_0002);
+    let mut runs = 0;
+    for (path, text) in seeds() {
+        if path.file_name().and_then(|n| n.to_str()) == Some("skill.md") {
+            continue;
+        }
+        for mutated in mutations(&text, &mut rng) {
+            check_any(&path, &mutated);
+            runs += 1;
+        }
+    }
+    assert!(runs > 1000, "{runs}");
+}
+
+#[test]
+fn mutated_whole_projects_give_only_diagnostics() {
+    let mut rng = Rng(0x5eed_0003);
+    for project in corpus_projects() {
+        let files: Vec<(String, String)> = walk(&project)
+            .into_iter()
+            .filter(|path| !path.ends_with("rasa-3.21.0-verdict.json"))
+            .map(|path| {
+                let relative = path
+                    .strip_prefix(&project)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                (relative, read(&path))
+            })
+            .collect();
+        for _ in 0..20 {
+            let mutated: Vec<(String, String)> = files
+                .iter()
+                .map(|(path, text)| {
+                    let text = if rng.below(4) == 0 {
+                        let mut variants = mutations(text, &mut rng);
+                        variants.swap_remove(rng.below(variants.len()))
+                    } else {
+                        text.clone()
+                    };
+                    (path.clone(), text)
+                })
+                .collect();
+            let report = read_project(&Project::from_files(mutated));
+            assert!(report.diagnostics.iter().all(|d| !d.message.is_empty()));
+        }
+    }
 }
 
 #[test]
