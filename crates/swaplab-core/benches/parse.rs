@@ -28,7 +28,7 @@ fn files_under(root: &Path) -> Vec<(String, String)> {
 }
 
 fn corpus() -> Vec<Project> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/rasa-corpus");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .expect("shared corpus")
         .filter_map(Result::ok)

@@ -115,7 +115,7 @@ fn mistakes_exit_2_with_a_message() {
 }
 
 fn corpus(project: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(project)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/rasa-corpus").join(project)
 }
 
 #[test]

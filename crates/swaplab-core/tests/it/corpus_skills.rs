@@ -4,7 +4,7 @@
 
 use swaplab_core::rasa::skill::compile_skill;
 
-use crate::support::{corpus_projects, read};
+use crate::support::{corpus_dir, corpus_projects, read, shared_corpus_dir, walk};
 
 #[test]
 fn every_corpus_skill_compiles_as_rasa_compiled_it() {
@@ -62,5 +62,27 @@ fn every_corpus_skill_compiles_as_rasa_compiled_it() {
         "{} of {compared} differ:\n{}",
         mismatches.len(),
         mismatches.join("\n")
+    );
+}
+
+#[test]
+fn the_fixture_corpus_is_the_shared_corpus() {
+    let shared = shared_corpus_dir();
+    if !shared.is_dir() {
+        // A clone without the shared folder beside it tests against the fixture alone.
+        return;
+    }
+    let relative = |root: &std::path::Path| -> Vec<(String, String)> {
+        walk(root)
+            .into_iter()
+            .map(|path| {
+                let name = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().into_owned();
+                (name, read(&path))
+            })
+            .collect()
+    };
+    assert!(
+        relative(&corpus_dir()) == relative(&shared),
+        "fixtures/rasa-corpus differs from ../shared/corpus: copy it again"
     );
 }

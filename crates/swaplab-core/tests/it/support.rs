@@ -4,8 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-/// `../shared/corpus`, next to the repository.
+/// `fixtures/rasa-corpus`: the shared corpus, kept in the repository so that a clean
+/// clone tests against it; `the_fixture_corpus_is_the_shared_corpus` keeps them equal.
 pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/rasa-corpus")
+}
+
+/// `../shared/corpus` next to the repository, where the project's sources live.
+pub fn shared_corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
 }
 
