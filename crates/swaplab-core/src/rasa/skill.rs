@@ -797,6 +797,7 @@ fn read_frontmatter(skill_id: &str, front: &Node) -> Result<Skill, Failure> {
     Ok(skill)
 }
 
+/// `complete_when:`; the reference quotes the bare-string message only, the others are ours.
 fn read_complete_when(value: &Node) -> Result<CompleteWhen, Failure> {
     let invalid = |message: &str, span: Span| fail("skill.complete_when.invalid", message, span);
     let Some(map) = value.as_map() else {
@@ -1037,6 +1038,7 @@ fn read_confirmation(value: &Node, loc: &str, code: &str) -> Result<Option<Confi
     Ok(confirmation.enabled.then_some(confirmation))
 }
 
+/// `utter:`; the reference quotes the missing-trigger message only, the others are ours.
 fn read_utter(value: &Node) -> Result<Vec<VerbatimTrigger>, Failure> {
     const CODE: &str = "skill.markdown.invalid_utter";
     let Some(items) = value.as_seq() else {
@@ -1260,6 +1262,7 @@ fn prose_segments(
         let (first, rest) = paragraph.split_once('\n').unwrap_or((paragraph, ""));
         let first = py_strip(first);
         let first_span = span_of(offset, offset + first.len());
+        // The reference quotes only the start of the else/elif messages; the rest is ours.
         if first.starts_with("else:") {
             return Err(fail(
                 "skill.markdown.unsupported_prose_else",
@@ -1305,6 +1308,7 @@ fn prose_segments(
     Ok(segments)
 }
 
+/// One block. Mapping, duplicate and `description` messages are Rasa's; the others ours.
 fn read_block(
     id: &str,
     yaml_text: &str,
@@ -1437,6 +1441,9 @@ fn read_block_tool(item: &Node, loc: &str) -> Result<GatedTool, Failure> {
 const STEP_KINDS: [&str; 8] =
     ["instructions", "collect", "action", "execute_tool", "set_memory", "call", "link", "noop"];
 
+/// One step. Unknown-property, missing-property, cannot-infer and cross-skill-call
+/// messages are Rasa's; type errors and the removed-key migration texts are ours, and
+/// for a step without `id` the `{id}` of the missing-property message is left empty.
 fn read_step(item: &Node) -> Result<Step, Failure> {
     let Some(map) = item.as_map() else {
         return Err(fail(STEP_CODE, "Each step must be a YAML mapping.", item.span));
@@ -1621,6 +1628,7 @@ fn call_target(target: &str, span: Span) -> Result<String, Failure> {
     Ok(target.to_owned())
 }
 
+/// `next:`; `parse_next_branches`' own messages are not in the reference, these are ours.
 fn read_next(id: &str, node: &Node) -> Result<Next, Failure> {
     if let Some(target) = node.as_str() {
         return Ok(Next::Step(target.to_owned()));
