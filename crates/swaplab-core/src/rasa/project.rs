@@ -310,6 +310,8 @@ pub fn read_project(project: &Project) -> ProjectReport {
             diagnostic.severity = Severity::Warning;
         }
     }
+    // File by file, then by position: the order a reader scans them in.
+    report.diagnostics.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
     report
 }
 
