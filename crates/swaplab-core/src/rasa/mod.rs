@@ -1,6 +1,7 @@
 //! Rasa 3.21 project files read the way Rasa reads them: skills, config, memory, imports.
 
 pub mod condition;
+pub mod findings;
 pub mod imports;
 pub mod integrations;
 pub mod memory;

@@ -15,11 +15,12 @@ use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
 use crate::python::{ToolModule, scan_tool_module};
+use crate::rasa::findings;
 use crate::rasa::imports::{FRAMEWORK_TOOL_NAMES, ImportRef, parse_import};
 use crate::rasa::integrations::{Integrations, read_integrations};
 use crate::rasa::memory::{ProjectMemory, SkillMemory, read_project_memory, read_skill_memory};
 use crate::rasa::responses::{Responses, read_responses};
-use crate::rasa::skill::{Skill, SkillFile, StepKind, compile_skill, find_at_references};
+use crate::rasa::skill::{Skill, SkillFile, StepKind, compile_skill};
 use crate::workspace::Project;
 
 /// Largest file of any kind read from a project; larger ones are refused unread.
@@ -301,7 +302,7 @@ pub fn read_project(project: &Project) -> ProjectReport {
     let (imports, findings) = mcp_imports(&report);
     report.mcp_imports = imports;
     report.diagnostics.extend(findings);
-    let findings = cross_file_findings(&report);
+    let findings = findings::train_findings(&report);
     report.diagnostics.extend(findings);
     // Train findings stop `rasa train`, not the files from loading: Swap Lab shows them one
     // step below compile and load errors.
@@ -447,94 +448,4 @@ fn mcp_imports(report: &ProjectReport) -> (Vec<McpImport>, Vec<Diagnostic>) {
         }
     }
     (imports, findings)
-}
-
-/// Train findings that compare files: import_tools against tool modules, constraints that
-/// name nothing the skill can see, and `@skill` targets.
-fn cross_file_findings(report: &ProjectReport) -> Vec<Diagnostic> {
-    let mut findings = Vec::new();
-    let shared = report.shared_tool_names();
-    let skill_ids: BTreeSet<&str> = report.skills.iter().map(|entry| entry.dir.as_str()).collect();
-    for skill in report.loaded_skills() {
-        let file = format!("skills/{}/skill.md", skill.id);
-        let own = report.local_tool_names(&skill.id);
-        let mcp_names: BTreeSet<String> = report
-            .mcp_imports
-            .iter()
-            .filter(|import| import.skill == skill.id)
-            .map(|import| import.tool.clone())
-            .collect();
-        for (reference, span) in skill.import_tool_names.iter().zip(&skill.import_spans) {
-            let Ok(ImportRef::LocalOrShared { name }) = parse_import(reference) else { continue };
-            if let Some(owner) = report.skills.iter().find(|entry| {
-                entry.tools.iter().any(|f| f.module.tools.iter().any(|t| t.name == name))
-            }) {
-                findings.push(Diagnostic::error(
-                    &file,
-                    *span,
-                    Phase::Train,
-                    "skill.import_tools.local_tool_listed",
-                    format!(
-                        "Skill '{}' lists import_tools entry '{name}', but it is skill-local in skills/{}/tools/ — remove it from import_tools.",
-                        skill.id, owner.dir
-                    ),
-                ));
-            } else if !shared.contains(name.as_str()) {
-                findings.push(Diagnostic::error(
-                    &file,
-                    *span,
-                    Phase::Train,
-                    "skill.import_tools.invalid_shared_tool",
-                    format!(
-                        "Skill '{}' lists import_tools entry '{name}', but no shared tool exists in tools/.",
-                        skill.id
-                    ),
-                ));
-            }
-        }
-        let visible =
-            |name: &str| own.contains(name) || mcp_names.contains(name) || (shared.contains(name));
-        let gates =
-            skill.tools.iter().filter(|gate| skill.tool_constraint_names.contains(&gate.name));
-        let block_gates = skill.blocks().flat_map(|block| block.tools.iter());
-        let steps = skill.blocks().flat_map(|block| block.steps.iter()).filter_map(|step| {
-            match &step.kind {
-                StepKind::Execute { execute_tool, .. } => Some((execute_tool.as_str(), step.span)),
-                _ => None,
-            }
-        });
-        let named: Vec<(&str, Span)> = gates
-            .chain(block_gates)
-            .map(|gate| (gate.name.as_str(), gate.span))
-            .chain(steps)
-            .collect();
-        for (name, span) in named {
-            if !visible(name) && !FRAMEWORK_TOOL_NAMES.contains(&name) {
-                findings.push(Diagnostic::error(
-                    &file,
-                    span,
-                    Phase::Train,
-                    "mantle.validation.tools.unresolved_tool",
-                    format!(
-                        "Skill '{s}' references tool '{name}', but it is not visible while this skill is active: it is neither provided by a declared MCP import nor by a matching @tool function in skills/{s}/tools.py, skills/{s}/tools/, or the declared shared tools/ folder. Add the tool function (its name must match the reference) or remove the reference.",
-                        s = skill.id
-                    ),
-                ));
-            }
-        }
-        for segment in skill.segments() {
-            for (_, target) in find_at_references(&segment.text, "skill") {
-                if !skill_ids.contains(target) {
-                    findings.push(Diagnostic::error(
-                        &file,
-                        segment.span,
-                        Phase::Train,
-                        "skill.referenced.invalid_target",
-                        format!("Skill '{}' references '@skill.{target}', but no skill '{target}' exists in skills/.", skill.id),
-                    ));
-                }
-            }
-        }
-    }
-    findings
 }

@@ -312,3 +312,61 @@ fn conditions_follow_the_reference_grammar() {
     assert!(typed.evaluate(&lookup).is_err(), "str >= int is a ConditionEvaluationError");
     assert!(matches!(parse("True").expect("constant"), Expr::Constant(Scalar::Bool(true))));
 }
+
+#[test]
+fn prose_steps_and_responses_are_checked_against_the_other_files() {
+    let skill = "---\ndescription: S.\nrouting:\n  is_default: true\ntool_constraints:\n  - look:\n      requires_confirmation:\n        enabled: true\n        utter_for_confirmation: utter_missing\n      on_success: utter_done\n---\n\
+Read @memory.project.contact_id and @memory.s.secret and @memory.system.x and @memory.project.\n\n\
+Hand over to @skill.hidden_one, or mention other_skill, or call @tool.ghost, or @tool.a.b here.\n\n\
+if: session.project.nope == 1\nShown never.\n\n\
+:::ordered_block id=b\nsteps:\n  - id: run\n    execute_tool: look\n    parameters:\n      q: session.s.unknown\n  - id: ask\n    collect: contact_id\n  - id: set\n    set_memory: {undeclared: 1}\n:::\n";
+    let found = findings(&[
+        ("skills/s/skill.md", skill),
+        (
+            "skills/s/tools.py",
+            "from rasa.mantle.tools import tool\n\n@tool(description=\"L.\")\nasync def look(q: str, context=None):\n    return None\n",
+        ),
+        ("skills/hidden_one/skill.md", "---\ndescription: H.\nhidden: true\n---\nBody.\n"),
+        ("skills/other_skill/skill.md", "---\ndescription: O.\n---\nBody.\n"),
+        ("memory.yml", "contact_id:\n  type: text\n"),
+        ("responses.yml", "responses:\n  utter_done:\n    - text: Done.\n"),
+    ]);
+    let codes: Vec<&str> = found.iter().map(|(code, _, _)| code.as_str()).collect();
+    for expected in [
+        "mantle.validation.skill.is_default_not_allowed",
+        "mantle.validation.tool_constraint.unknown_requires_confirmation_response",
+        "mantle.validation.prose.unknown_memory_reference",
+        "mantle.validation.prose.incomplete_memory_reference",
+        "skill.prose.hidden_skill_reference",
+        "skill.prose.bare_skill_mention",
+        "mantle.validation.tools.unresolved_tool",
+        "mantle.validation.prose.incomplete_at_reference",
+        "mantle.validation.prose.unknown_memory_key",
+        "mantle.validation.execute_step.unknown_memory_key",
+        "mantle.validation.memory.collect_on_project",
+        "mantle.validation.memory.undeclared_entry",
+    ] {
+        assert!(codes.contains(&expected), "{expected} missing from {found:#?}");
+    }
+    assert!(
+        !codes.contains(&"mantle.validation.tool_constraint.unknown_on_success_or_failure"),
+        "utter_done exists"
+    );
+    let memory: Vec<&str> = found
+        .iter()
+        .filter(|(code, _, _)| code == "mantle.validation.prose.unknown_memory_reference")
+        .map(|(_, message, _)| message.as_str())
+        .collect();
+    assert_eq!(
+        memory.len(),
+        2,
+        "@memory.s.secret and @memory.system.x; project.contact_id is readable: {memory:?}"
+    );
+    let tool = found
+        .iter()
+        .find(|(code, message, _)| {
+            code == "mantle.validation.tools.unresolved_tool" && message.contains("'ghost'")
+        })
+        .expect("@tool.ghost");
+    assert!(tool.1.contains("in instruction prose"), "{}", tool.1);
+}

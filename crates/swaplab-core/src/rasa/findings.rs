@@ -1,0 +1,449 @@
+//! Train-phase findings that compare files (reference §1.1, §2.6–§2.8, §3.2, §6.1, §6.5,
+//! §7.2): what `rasa train` / `rasa data validate` would report once every skill, memory
+//! file, response and tool module is known.
+//!
+//! Codes are Rasa's. Messages are Rasa's where the reference quotes them
+//! (`unresolved_tool`, the two `import_tools` findings); elsewhere the reference names the
+//! rule and the code, and the wording is ours — each such message says what to change.
+
+use std::collections::BTreeSet;
+
+use crate::diagnostic::{Diagnostic, Phase, Span};
+use crate::rasa::condition;
+use crate::rasa::imports::{FRAMEWORK_TOOL_NAMES, ImportRef, parse_import};
+use crate::rasa::memory::{SkillMemory, readable_keys};
+use crate::rasa::project::ProjectReport;
+use crate::rasa::skill::{Skill, StepKind, find_at_references, session_parameter};
+
+/// The bundled default skills (`rasa/mantle/default_skills/`), which alone may set
+/// `routing.is_default`.
+pub const BUNDLED_DEFAULT_SKILLS: [&str; 7] = [
+    "default_completed",
+    "default_continue_interrupted",
+    "default_customer_satisfaction",
+    "default_session_start",
+    "default_silence_timeout",
+    "default_silence_timeout_hangup",
+    "default_unsupported_request_handler",
+];
+
+/// Every cross-file train finding of a project.
+pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    let skill_memories: Vec<SkillMemory> = report
+        .skills
+        .iter()
+        .filter(|entry| entry.loaded().is_some())
+        .filter_map(|entry| entry.memory.clone())
+        .collect();
+    let responses: BTreeSet<&str> = report
+        .responses
+        .iter()
+        .chain(report.skills.iter().filter_map(|entry| entry.responses.as_ref()))
+        .flat_map(|file| file.responses.iter().map(|response| response.name.as_str()))
+        .collect();
+    for skill in report.loaded_skills() {
+        let file = format!("skills/{}/skill.md", skill.id);
+        let mut push = |span: Span, code: &str, message: String| {
+            findings.push(Diagnostic::warning(&file, span, Phase::Train, code, message));
+        };
+        let readable: BTreeSet<String> =
+            readable_keys(Some(&skill.id), &report.project_memory, &skill_memories)
+                .into_iter()
+                .collect();
+        import_findings(report, skill, &mut push);
+        tool_findings(report, skill, &mut push);
+        prose_findings(report, skill, &readable, &mut push);
+        step_findings(report, skill, &readable, &mut push);
+        response_findings(skill, &responses, &mut push);
+        if skill.is_default && !BUNDLED_DEFAULT_SKILLS.contains(&skill.id.as_str()) {
+            push(
+                Span::point(crate::diagnostic::Position::START),
+                "mantle.validation.skill.is_default_not_allowed",
+                format!(
+                    "Skill '{}' sets routing.is_default: true, which only the bundled default \
+                     skills may set. Remove it.",
+                    skill.id
+                ),
+            );
+        }
+    }
+    findings
+}
+
+type Push<'a> = dyn FnMut(Span, &str, String) + 'a;
+
+/// §3.2: `import_tools` entries that are skill-local somewhere, or name no shared tool.
+fn import_findings(report: &ProjectReport, skill: &Skill, push: &mut Push<'_>) {
+    let shared = report.shared_tool_names();
+    for (reference, span) in skill.import_tool_names.iter().zip(&skill.import_spans) {
+        let Ok(ImportRef::LocalOrShared { name }) = parse_import(reference) else { continue };
+        let owner = report
+            .skills
+            .iter()
+            .filter(|entry| {
+                entry.tools.iter().any(|f| f.module.tools.iter().any(|t| t.name == name))
+            })
+            .min_by_key(|entry| entry.dir != skill.id);
+        if let Some(owner) = owner {
+            push(
+                *span,
+                "skill.import_tools.local_tool_listed",
+                format!(
+                    "Skill '{}' lists import_tools entry '{name}', but it is skill-local in \
+                     skills/{}/tools/ — remove it from import_tools.",
+                    skill.id, owner.dir
+                ),
+            );
+        } else if !shared.contains(name.as_str()) {
+            push(
+                *span,
+                "skill.import_tools.invalid_shared_tool",
+                format!(
+                    "Skill '{}' lists import_tools entry '{name}', but no shared tool exists in \
+                     tools/.",
+                    skill.id
+                ),
+            );
+        }
+    }
+}
+
+/// The names a skill can offer the model: its own tools, its MCP imports, and the shared
+/// tools it declares.
+fn visible_tools(report: &ProjectReport, skill: &Skill) -> BTreeSet<String> {
+    let mut visible: BTreeSet<String> =
+        report.local_tool_names(&skill.id).into_iter().map(str::to_owned).collect();
+    visible
+        .extend(report.mcp_imports.iter().filter(|i| i.skill == skill.id).map(|i| i.tool.clone()));
+    visible.extend(report.declared_shared_tools(skill));
+    visible
+}
+
+fn unresolved(skill: &str, name: &str, where_: &str) -> String {
+    format!(
+        "Skill '{skill}' references tool '{name}'{where_}, but it is not visible while this skill \
+         is active: it is neither provided by a declared MCP import nor by a matching @tool \
+         function in skills/{skill}/tools.py, skills/{skill}/tools/, or the declared shared \
+         tools/ folder. Add the tool function (its name must match the reference) or remove the \
+         reference."
+    )
+}
+
+/// §6.5: constraints, block tools and execute steps that name nothing the skill can see.
+fn tool_findings(report: &ProjectReport, skill: &Skill, push: &mut Push<'_>) {
+    let visible = visible_tools(report, skill);
+    let constraints =
+        skill.tools.iter().filter(|gate| skill.tool_constraint_names.contains(&gate.name));
+    let block_gates = skill.blocks().flat_map(|block| block.tools.iter());
+    let steps =
+        skill.blocks().flat_map(|block| block.steps.iter()).filter_map(|step| match &step.kind {
+            StepKind::Execute { execute_tool, .. } => Some((execute_tool.as_str(), step.span)),
+            _ => None,
+        });
+    let named: Vec<(&str, Span)> = constraints
+        .chain(block_gates)
+        .map(|gate| (gate.name.as_str(), gate.span))
+        .chain(steps)
+        .collect();
+    for (name, span) in named {
+        if !visible.contains(name) && !FRAMEWORK_TOOL_NAMES.contains(&name) {
+            push(span, "mantle.validation.tools.unresolved_tool", unresolved(&skill.id, name, ""));
+        }
+    }
+}
+
+/// `@…` tokens that look like references but are not complete ones.
+fn incomplete_at_references(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for kind in ["skill", "block", "tool"] {
+        let marker = format!("@{kind}");
+        let complete: BTreeSet<usize> =
+            find_at_references(text, kind).into_iter().map(|(at, _)| at).collect();
+        let mut search = 0;
+        while let Some(n) = text[search..].find(&marker) {
+            let at = search + n;
+            search = at + 1;
+            let before_ok =
+                !text[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+            let after = text[at + marker.len()..].chars().next();
+            let continues = after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if before_ok && !continues && !complete.contains(&at) {
+                let end = text[at..].find(char::is_whitespace).map_or(text.len(), |n| at + n);
+                found.push(
+                    text[at..end].trim_end_matches([',', ';', ':', ')', '!', '?']).to_owned(),
+                );
+            }
+        }
+    }
+    found
+}
+
+/// `@memory.<ns>.<entry>` tokens: `(token, Some((ns, entry)))`, or `None` when incomplete.
+fn memory_references(text: &str) -> Vec<(String, Option<(String, String)>)> {
+    let mut found = Vec::new();
+    let mut search = 0;
+    while let Some(n) = text[search..].find("@memory") {
+        let at = search + n;
+        search = at + 1;
+        let rest = &text[at + "@memory".len()..];
+        let token_len = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.'))
+            .unwrap_or(rest.len());
+        let token = rest[..token_len].trim_end_matches('.');
+        let parts: Vec<&str> = token.strip_prefix('.').unwrap_or("").split('.').collect();
+        let shown = format!("@memory{token}");
+        match parts.as_slice() {
+            [ns, entry] if !ns.is_empty() && !entry.is_empty() => {
+                found.push((shown, Some(((*ns).to_owned(), (*entry).to_owned()))));
+            }
+            _ => found.push((shown, None)),
+        }
+    }
+    found
+}
+
+/// §2.6: `@skill`, `@tool`, `@memory` and lookalikes in prose, and `if:` conditions.
+fn prose_findings(
+    report: &ProjectReport,
+    skill: &Skill,
+    readable: &BTreeSet<String>,
+    push: &mut Push<'_>,
+) {
+    let visible = visible_tools(report, skill);
+    let ids: BTreeSet<&str> = report.skills.iter().map(|entry| entry.dir.as_str()).collect();
+    for segment in skill.segments() {
+        let span = segment.span;
+        for (_, target) in find_at_references(&segment.text, "skill") {
+            match report.entry(target) {
+                None => push(
+                    span,
+                    "skill.referenced.invalid_target",
+                    format!(
+                        "Skill '{}' references '@skill.{target}', but no skill '{target}' exists \
+                         in skills/.",
+                        skill.id
+                    ),
+                ),
+                Some(_) if report.skill(target).is_some_and(|t| t.hidden) => push(
+                    span,
+                    "skill.prose.hidden_skill_reference",
+                    format!(
+                        "Skill '{}' references '@skill.{target}', but '{target}' is hidden: the \
+                         model cannot start it. Unhide it or remove the reference.",
+                        skill.id
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
+        // Only ids with an underscore: a one-word id such as `goodbye` is ordinary prose
+        // far more often than a mention (a narrowing of Rasa's warning, on purpose).
+        for other in ids.iter().filter(|id| **id != skill.id && id.contains('_')) {
+            if mentions_bare(&segment.text, other) {
+                push(
+                    span,
+                    "skill.prose.bare_skill_mention",
+                    format!(
+                        "Skill '{}' mentions '{other}' without '@skill.'; write @skill.{other} so \
+                         the model can hand over to it.",
+                        skill.id
+                    ),
+                );
+            }
+        }
+        for (_, name) in find_at_references(&segment.text, "tool") {
+            if !visible.contains(name) && !FRAMEWORK_TOOL_NAMES.contains(&name) {
+                push(
+                    span,
+                    "mantle.validation.tools.unresolved_tool",
+                    unresolved(&skill.id, name, " in instruction prose"),
+                );
+            }
+        }
+        for token in incomplete_at_references(&segment.text) {
+            push(
+                span,
+                "mantle.validation.prose.incomplete_at_reference",
+                format!(
+                    "Skill '{}' prose has '{token}', which is not a complete reference: write \
+                     @skill.<id>, @block.<id> or @tool.<name>.",
+                    skill.id
+                ),
+            );
+        }
+        for (token, parsed) in memory_references(&segment.text) {
+            match parsed {
+                None => push(
+                    span,
+                    "mantle.validation.prose.incomplete_memory_reference",
+                    format!(
+                        "Skill '{}' prose has '{token}', which is not a complete memory reference: \
+                         write @memory.<skill_id|project>.<entry>.",
+                        skill.id
+                    ),
+                ),
+                Some((ns, entry))
+                    if ns == "system" || !readable.contains(&format!("{ns}.{entry}")) =>
+                {
+                    push(
+                        span,
+                        "mantle.validation.prose.unknown_memory_reference",
+                        format!(
+                            "Skill '{}' prose reads {token}, but '{ns}.{entry}' is not readable while \
+                         this skill is active; the token would reach the model verbatim.",
+                            skill.id
+                        ),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        if let Some(text) = &segment.condition
+            && let Ok(expr) = condition::parse(text)
+        {
+            for key in condition::memory_keys(&expr) {
+                if !readable.contains(&key) {
+                    push(
+                        span,
+                        "mantle.validation.prose.unknown_memory_key",
+                        format!(
+                            "Skill '{}' prose condition reads 'session.{key}', which is not \
+                             readable while this skill is active; it is always None, so the \
+                             paragraph never shows.",
+                            skill.id
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Whether `text` names `id` as a whole word, not as `@skill.<id>`.
+fn mentions_bare(text: &str, id: &str) -> bool {
+    text.match_indices(id).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + id.len()..].chars().next();
+        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !word(before) && !word(after) && !text[..at].ends_with("@skill.") && before != Some('.')
+    })
+}
+
+/// §2.8 and §7.2: execute parameters, collect and set_memory entries.
+fn step_findings(
+    report: &ProjectReport,
+    skill: &Skill,
+    readable: &BTreeSet<String>,
+    push: &mut Push<'_>,
+) {
+    let own = report.entry(&skill.id).and_then(|entry| entry.memory.as_ref());
+    let declared = |entry: &str| {
+        own.is_some_and(|memory| memory.field(entry).is_some())
+            || report.project_memory.field(entry).is_some()
+    };
+    for step in skill.blocks().flat_map(|block| block.steps.iter()) {
+        match &step.kind {
+            StepKind::Execute { parameters, .. } => {
+                for (name, value) in parameters {
+                    let Some((ns, entry)) = value.as_str().and_then(session_parameter) else {
+                        continue;
+                    };
+                    if !readable.contains(&format!("{ns}.{entry}")) {
+                        let span = step
+                            .parameter_spans
+                            .iter()
+                            .find(|(key, _)| key == name)
+                            .map_or(step.span, |(_, s)| *s);
+                        push(
+                            span,
+                            "mantle.validation.execute_step.unknown_memory_key",
+                            format!(
+                                "Parameter '{name}' of step '{}' reads 'session.{ns}.{entry}', which \
+                                 is not readable while this skill is active; the tool would get None.",
+                                step.id
+                            ),
+                        );
+                    }
+                }
+            }
+            StepKind::Collect { collect, .. } => {
+                if report.project_memory.field(collect).is_some()
+                    && own.is_none_or(|m| m.field(collect).is_none())
+                {
+                    push(
+                        step.span,
+                        "mantle.validation.memory.collect_on_project",
+                        format!(
+                            "Step '{}' collects project field '{collect}'; only skill fields can be collected.",
+                            step.id
+                        ),
+                    );
+                } else if !declared(collect) {
+                    push(
+                        step.span,
+                        "mantle.validation.memory.undeclared_entry",
+                        format!(
+                            "Step '{}' collects '{collect}', which skills/{}/memory.yml does not declare.",
+                            step.id, skill.id
+                        ),
+                    );
+                }
+            }
+            StepKind::SetMemory { set_memory } => {
+                for entry in set_memory.keys() {
+                    if !declared(entry) {
+                        push(
+                            step.span,
+                            "mantle.validation.memory.undeclared_entry",
+                            format!(
+                                "Step '{}' sets '{entry}', which neither skills/{}/memory.yml nor the \
+                                 project memory.yml declares.",
+                                step.id, skill.id
+                            ),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// §6.1: the responses a gate names must exist.
+fn response_findings(skill: &Skill, responses: &BTreeSet<&str>, push: &mut Push<'_>) {
+    let gates = skill.tools.iter().chain(skill.blocks().flat_map(|block| block.tools.iter()));
+    for gate in gates {
+        if let Some(confirmation) = &gate.requires_confirmation {
+            for name in [&confirmation.utter_for_confirmation, &confirmation.utter_on_user_denial]
+                .into_iter()
+                .flatten()
+            {
+                if !responses.contains(name.as_str()) {
+                    push(
+                        gate.span,
+                        "mantle.validation.tool_constraint.unknown_requires_confirmation_response",
+                        format!(
+                            "Tool '{}' in skill '{}' asks for confirmation with response '{name}', \
+                             which no responses.yml defines.",
+                            gate.name, skill.id
+                        ),
+                    );
+                }
+            }
+        }
+        for name in [&gate.on_success, &gate.on_failure].into_iter().flatten() {
+            if !responses.contains(name.as_str()) {
+                push(
+                    gate.span,
+                    "mantle.validation.tool_constraint.unknown_on_success_or_failure",
+                    format!(
+                        "Tool '{}' in skill '{}' queues response '{name}', which no responses.yml \
+                         defines.",
+                        gate.name, skill.id
+                    ),
+                );
+            }
+        }
+    }
+}
