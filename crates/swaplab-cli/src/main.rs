@@ -27,10 +27,11 @@ USAGE:
         before/ and after/ (the two Rasa projects), server/ and crm/.
     swaplab diff <WORKSPACE>
         Show what the swap changes, file by file, as unified diffs.
-    swaplab parse <DIR> [--json]
+    swaplab parse (<DIR> | <WORKSPACE>) [--json]
         Read one Rasa project as Rasa 3.21 does: every skill compiled or refused with
         Rasa's code and message, memory, mcp_servers, tool signatures, and findings as
-        file:line:col. --json prints one JSON document instead.
+        file:line:col. Given a WORKSPACE, both projects and the tools/list the server
+        would publish. --json prints one JSON document instead.
     swaplab layout <DIR>
         Apply the tutorial-layout rule to DIR and say which files became before,
         after and server, and which tool modules the swap set aside.
@@ -92,7 +93,7 @@ fn run(args: &[String]) -> Result<ExitCode> {
             let workspace = workspace_from_flags(&args[1..])?;
             diff(&workspace, &mut out)
         }
-        Some("parse") => parse::run(&args[1..], &mut out),
+        Some("parse") => parse::run(&args[1..], &mut out, workspace_from_flags),
         Some("layout") => {
             expect_args(&args[1..], 1, "swaplab layout <DIR>")?;
             let swap = load::tutorial(Path::new(&args[1]))?;

@@ -1,89 +1,195 @@
-//! `swaplab parse <DIR> [--json]`: one Rasa project read the way Rasa 3.21 reads it.
+//! `swaplab parse`: one Rasa project, or a whole workspace, read the way Rasa 3.21 and
+//! FastMCP read them.
 //!
-//! The JSON document has one key per skill directory under `skills`, holding either the
-//! compiled skill (the shape of the `compiled` objects in the corpus verdict files) or
-//! `{"error": {"code": …, "message": …}}`; then `project_memory`, `mcp_servers`, `tools`
-//! (shared and skill-local signatures) and every diagnostic with its file, line and column.
+//! For a project the JSON document has one key per skill directory under `skills`,
+//! holding either the compiled skill (the shape of the `compiled` objects in the corpus
+//! verdict files) or `{"error": {"code": …, "message": …}}`; then `project_memory`,
+//! `mcp_servers`, `mcp_imports`, `tools` (shared and skill-local signatures) and every
+//! diagnostic with its file, line and column. For a workspace it holds `before` and
+//! `after` in that shape and `server`: the `tools/list` entries the server would publish.
+//! The document is serialised from structs, so keys keep their meaningful order
+//! (schema properties in parameter order).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
-use serde_json::{Map, Value, json};
-use swaplab_core::diagnostic::Severity;
-use swaplab_core::rasa::project::{ProjectReport, ToolFile, read_project};
+use anyhow::Result;
+use serde::Serialize;
+use swaplab_core::Workspace;
+use swaplab_core::diagnostic::{Diagnostic, Severity};
+use swaplab_core::rasa::integrations::McpServer;
+use swaplab_core::rasa::memory::MemoryField;
+use swaplab_core::rasa::project::{McpImport, ProjectReport, ToolFile, read_project};
+use swaplab_core::rasa::skill::Skill;
+use swaplab_core::rasa::workspace::{ListedTool, WorkspaceReport, read_workspace};
 
 use crate::load;
 
-/// Runs the command; exit 1 when a skill is refused or the model would not load.
-pub fn run(args: &[String], out: &mut impl Write) -> Result<ExitCode> {
-    let (dir, json) = match args {
-        [dir] => (dir, false),
-        [dir, flag] | [flag, dir] if flag == "--json" => (dir, true),
-        _ => bail!("expected: swaplab parse <DIR> [--json]"),
-    };
-    let project = load::project(Path::new(dir))?;
-    let report = read_project(&project);
-    if json {
-        serde_json::to_writer_pretty(&mut *out, &document(&report))?;
-        writeln!(out)?;
+/// Runs the command; exit 1 when a skill is refused or a model would not load.
+pub fn run(
+    args: &[String],
+    out: &mut impl Write,
+    workspace_from_flags: impl Fn(&[String]) -> Result<Workspace>,
+) -> Result<ExitCode> {
+    let json = args.iter().any(|arg| arg == "--json");
+    let rest: Vec<String> = args.iter().filter(|arg| *arg != "--json").cloned().collect();
+    let has_errors = if let [dir] = rest.as_slice()
+        && !dir.starts_with("--")
+    {
+        let report = read_project(&load::project(Path::new(dir))?);
+        if json {
+            write_json(out, &ProjectDocument::new(&report))?;
+        } else {
+            human(&report, out)?;
+        }
+        report.has_errors()
     } else {
-        human(&report, out)?;
-    }
-    Ok(if report.has_errors() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        let report = read_workspace(&workspace_from_flags(&rest)?);
+        if json {
+            write_json(out, &WorkspaceDocument::new(&report))?;
+        } else {
+            for (name, project) in [("before", &report.before), ("after", &report.after)] {
+                writeln!(out, "== {name} ==")?;
+                human(project, out)?;
+            }
+            human_server(&report, out)?;
+        }
+        report.before.has_errors()
+            || report.after.has_errors()
+            || report.server.iter().any(|s| s.diagnostics.iter().any(Diagnostic::is_error))
+    };
+    Ok(if has_errors { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The JSON document.
-pub fn document(report: &ProjectReport) -> Value {
-    let mut skills = Map::new();
-    for entry in &report.skills {
-        let value = match (entry.loaded(), &entry.skill_md, &entry.load_error) {
-            (Some(skill), _, _) => serde_json::to_value(skill).unwrap_or(Value::Null),
-            (None, Some(file), _) if file.error.is_some() => {
-                let error =
-                    file.error.as_ref().map(|e| json!({"code": e.code, "message": e.message}));
-                json!({ "error": error })
-            }
-            (None, _, message) => json!({
-                "error": {"code": "skill.catalog.load_failed", "message": message}
-            }),
-        };
-        skills.insert(entry.dir.clone(), value);
-    }
-    let tool_files = |files: &[ToolFile]| -> Vec<Value> {
-        files
+fn write_json(out: &mut impl Write, document: &impl Serialize) -> Result<()> {
+    serde_json::to_writer_pretty(&mut *out, document)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// A skill directory: compiled, or why not.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum SkillDocument<'a> {
+    Compiled(&'a Skill),
+    Refused { error: ErrorDocument<'a> },
+}
+
+#[derive(Serialize)]
+struct ErrorDocument<'a> {
+    code: &'a str,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct McpServersDocument<'a> {
+    declared: bool,
+    ok: bool,
+    servers: &'a [McpServer],
+}
+
+#[derive(Serialize)]
+struct ToolsDocument<'a> {
+    shared: &'a [ToolFile],
+    local: BTreeMap<&'a str, &'a [ToolFile]>,
+}
+
+/// One project.
+#[derive(Serialize)]
+pub struct ProjectDocument<'a> {
+    skills: BTreeMap<&'a str, SkillDocument<'a>>,
+    project_memory: BTreeMap<&'a str, &'a MemoryField>,
+    mcp_servers: McpServersDocument<'a>,
+    mcp_imports: &'a [McpImport],
+    tools: ToolsDocument<'a>,
+    diagnostics: &'a [Diagnostic],
+}
+
+impl<'a> ProjectDocument<'a> {
+    /// The document for `report`.
+    pub fn new(report: &'a ProjectReport) -> ProjectDocument<'a> {
+        let skills = report
+            .skills
             .iter()
-            .map(|file| json!({"path": file.path, "tools": serde_json::to_value(&file.module.tools).unwrap_or(Value::Null)}))
-            .collect()
-    };
-    let mut local = Map::new();
-    for entry in &report.skills {
-        if !entry.tools.is_empty() {
-            local.insert(entry.dir.clone(), Value::Array(tool_files(&entry.tools)));
+            .map(|entry| {
+                let document = match (entry.loaded(), &entry.skill_md) {
+                    (Some(skill), _) => SkillDocument::Compiled(skill),
+                    (None, Some(file)) if file.error.is_some() => {
+                        let error = file.error.as_ref().map_or(("", ""), |e| (&e.code, &e.message));
+                        SkillDocument::Refused {
+                            error: ErrorDocument { code: error.0, message: error.1 },
+                        }
+                    }
+                    (None, _) => SkillDocument::Refused {
+                        error: ErrorDocument {
+                            code: swaplab_core::rasa::project::CODE_SKILL_LOAD,
+                            message: entry.load_error.as_deref().unwrap_or(""),
+                        },
+                    },
+                };
+                (entry.dir.as_str(), document)
+            })
+            .collect();
+        ProjectDocument {
+            skills,
+            project_memory: report
+                .project_memory
+                .fields
+                .iter()
+                .map(|f| (f.name.as_str(), f))
+                .collect(),
+            mcp_servers: McpServersDocument {
+                declared: report.integrations.mcp_servers.is_some(),
+                ok: report.integrations.ok,
+                servers: report.integrations.servers(),
+            },
+            mcp_imports: &report.mcp_imports,
+            tools: ToolsDocument {
+                shared: &report.shared_tools,
+                local: report
+                    .skills
+                    .iter()
+                    .filter(|entry| !entry.tools.is_empty())
+                    .map(|entry| (entry.dir.as_str(), entry.tools.as_slice()))
+                    .collect(),
+            },
+            diagnostics: &report.diagnostics,
         }
     }
-    let memory: Map<String, Value> = report
-        .project_memory
-        .fields
-        .iter()
-        .map(|field| (field.name.clone(), serde_json::to_value(field).unwrap_or(Value::Null)))
-        .collect();
-    json!({
-        "skills": skills,
-        "project_memory": memory,
-        "mcp_servers": {
-            "declared": report.integrations.mcp_servers.is_some(),
-            "ok": report.integrations.ok,
-            "servers": serde_json::to_value(report.integrations.servers()).unwrap_or(Value::Null),
-        },
-        "mcp_imports": serde_json::to_value(&report.mcp_imports).unwrap_or(Value::Null),
-        "tools": {
-            "shared": tool_files(&report.shared_tools),
-            "local": local,
-        },
-        "diagnostics": serde_json::to_value(&report.diagnostics).unwrap_or(Value::Null),
-    })
+}
+
+#[derive(Serialize)]
+struct ServerDocument<'a> {
+    file: Option<&'a str>,
+    name: Option<&'a str>,
+    tools: Vec<ListedTool<'a>>,
+    diagnostics: &'a [Diagnostic],
+}
+
+/// A whole workspace.
+#[derive(Serialize)]
+pub struct WorkspaceDocument<'a> {
+    before: ProjectDocument<'a>,
+    after: ProjectDocument<'a>,
+    server: ServerDocument<'a>,
+}
+
+impl<'a> WorkspaceDocument<'a> {
+    /// The document for `report`.
+    pub fn new(report: &'a WorkspaceReport) -> WorkspaceDocument<'a> {
+        WorkspaceDocument {
+            before: ProjectDocument::new(&report.before),
+            after: ProjectDocument::new(&report.after),
+            server: ServerDocument {
+                file: report.server_file.as_deref(),
+                name: report.server.as_ref().and_then(|s| s.server_name.as_deref()),
+                tools: report.tools_list(),
+                diagnostics: report.server.as_ref().map_or(&[], |s| s.diagnostics.as_slice()),
+            },
+        }
+    }
 }
 
 fn human(report: &ProjectReport, out: &mut impl Write) -> Result<()> {
@@ -115,5 +221,29 @@ fn human(report: &ProjectReport, out: &mut impl Write) -> Result<()> {
         count(Severity::Error),
         count(Severity::Warning)
     )?;
+    Ok(())
+}
+
+fn human_server(report: &WorkspaceReport, out: &mut impl Write) -> Result<()> {
+    writeln!(out, "== server ==")?;
+    let (Some(file), Some(server)) = (&report.server_file, &report.server) else {
+        writeln!(out, "no server file")?;
+        return Ok(());
+    };
+    let name = server.server_name.as_deref().unwrap_or("?");
+    writeln!(out, "{file}: FastMCP server '{name}', {} tools", server.tools.len())?;
+    for tool in &server.tools {
+        let output =
+            if tool.output_schema.is_some() { "structured output" } else { "no outputSchema" };
+        writeln!(
+            out,
+            "  {} requires {:?}; {output}",
+            tool.name,
+            tool.input_schema.required_names()
+        )?;
+    }
+    for diagnostic in &server.diagnostics {
+        writeln!(out, "{diagnostic}")?;
+    }
     Ok(())
 }

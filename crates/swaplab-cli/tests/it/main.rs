@@ -229,3 +229,31 @@ fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
         }
     }
 }
+
+#[test]
+fn parse_of_a_workspace_lists_what_the_server_would_publish() {
+    let output = swaplab(&["parse", "--example", "tutorial", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let document: serde_json::Value = serde_json::from_str(&text).expect("one JSON document");
+    let tools = document["server"]["tools"].as_array().expect("tools");
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["find_contact_by_email", "list_open_tickets", "add_timeline_note"]);
+    assert_eq!(
+        tools[1]["inputSchema"],
+        serde_json::json!({"properties": {"contact_id": {"title": "Contact Id", "type": "string"}},
+            "required": ["contact_id"], "title": "list_open_ticketsArguments", "type": "object"})
+    );
+    assert_eq!(tools[2]["inputSchema"]["required"], serde_json::json!(["contact_id", "summary"]));
+    assert!(tools.iter().all(|t| t["outputSchema"]["title"] == "CrmResult"));
+    // Key order survives: properties in parameter order, as FastMCP publishes them.
+    let note = text.find("\"add_timeline_noteArguments\"").expect("title");
+    let contact = text[..note].rfind("\"contact_id\": {").expect("contact_id");
+    let summary = text[..note].rfind("\"summary\": {").expect("summary");
+    assert!(contact < summary, "contact_id comes before summary");
+    assert_eq!(
+        document["before"]["skills"]["identify_customer"]["import_tool_names"],
+        serde_json::json!(["find_contact_by_email"])
+    );
+    assert_eq!(document["after"]["mcp_imports"].as_array().map(Vec::len), Some(3));
+}

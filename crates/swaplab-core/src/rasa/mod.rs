@@ -8,3 +8,4 @@ pub mod memory;
 pub mod project;
 pub mod responses;
 pub mod skill;
+pub mod workspace;

@@ -1,0 +1,65 @@
+//! The whole workspace read at once: both projects as Rasa reads them, the MCP server as
+//! FastMCP would publish it. The simulation, the proof and the review start from here.
+
+use serde::Serialize;
+
+use crate::python::{McpServerModule, McpTool, Schema, scan_mcp_server};
+use crate::rasa::project::{ProjectReport, read_project};
+use crate::workspace::Workspace;
+
+/// Both projects and the server.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WorkspaceReport {
+    /// The project before the swap.
+    pub before: ProjectReport,
+    /// The project after the swap.
+    pub after: ProjectReport,
+    /// The server source's path, when the workspace has one.
+    pub server_file: Option<String>,
+    /// What the server publishes (empty when there is no server file).
+    pub server: Option<McpServerModule>,
+}
+
+/// One `tools/list` entry, in the MCP specification's shape and key order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ListedTool<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// Its description.
+    pub description: &'a str,
+    /// The arguments' JSON schema.
+    #[serde(rename = "inputSchema")]
+    pub input_schema: &'a Schema,
+    /// The result's JSON schema, when the tool publishes one.
+    #[serde(rename = "outputSchema", skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<&'a Schema>,
+}
+
+impl<'a> From<&'a McpTool> for ListedTool<'a> {
+    fn from(tool: &'a McpTool) -> ListedTool<'a> {
+        ListedTool {
+            name: &tool.name,
+            description: &tool.description,
+            input_schema: &tool.input_schema,
+            output_schema: tool.output_schema.as_ref(),
+        }
+    }
+}
+
+impl WorkspaceReport {
+    /// The `tools/list` result the server would send: `{"tools": [...]}` entries.
+    pub fn tools_list(&self) -> Vec<ListedTool<'_>> {
+        self.server.iter().flat_map(|server| server.tools.iter().map(ListedTool::from)).collect()
+    }
+}
+
+/// Reads a workspace. The server is the first `.py` file of the server area.
+pub fn read_workspace(workspace: &Workspace) -> WorkspaceReport {
+    let server_file = workspace.server.files().find(|(path, _)| path.ends_with(".py"));
+    WorkspaceReport {
+        before: read_project(&workspace.before),
+        after: read_project(&workspace.after),
+        server_file: server_file.map(|(path, _)| path.to_owned()),
+        server: server_file.map(|(path, text)| scan_mcp_server(path, text)),
+    }
+}
