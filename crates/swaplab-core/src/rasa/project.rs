@@ -188,22 +188,23 @@ fn declared_names(skill: &Skill) -> BTreeSet<String> {
 /// Reads a project. Never fails: problems are diagnostics.
 pub fn read_project(project: &Project) -> ProjectReport {
     let mut diagnostics = Vec::new();
-    let mut accepted = 0usize;
-    let readable = |path: &str,
-                    text: &str,
-                    diagnostics: &mut Vec<Diagnostic>,
-                    accepted: &mut usize| {
-        if *accepted >= MAX_PROJECT_FILES {
+    let total = project.len();
+    let mut files: Vec<(&str, &str)> = Vec::new();
+    for (index, (path, text)) in project.files().enumerate() {
+        if index == MAX_PROJECT_FILES {
             diagnostics.push(Diagnostic::error(
                 path,
                 Span::point(Position::START),
                 Phase::Read,
                 "swaplab.limits.too_many_files",
-                format!("The project has more than {MAX_PROJECT_FILES} files; Swap Lab reads the first {MAX_PROJECT_FILES} and skips this one."),
+                format!(
+                    "The project has {total} files; Swap Lab reads the first {MAX_PROJECT_FILES} \
+                     in path order and skipped the other {}, from this one on.",
+                    total - MAX_PROJECT_FILES
+                ),
             ));
-            return false;
+            break;
         }
-        *accepted += 1;
         if text.len() > MAX_FILE_BYTES {
             diagnostics.push(Diagnostic::error(
                 path,
@@ -211,19 +212,14 @@ pub fn read_project(project: &Project) -> ProjectReport {
                 Phase::Read,
                 "swaplab.limits.file_too_large",
                 format!(
-                    "{path} is {} bytes; Swap Lab reads project files up to {MAX_FILE_BYTES} bytes and skipped it.",
+                    "{path} is {} bytes; Swap Lab reads project files up to {MAX_FILE_BYTES} \
+                     bytes and skipped it.",
                     text.len()
                 ),
             ));
-            return false;
+            continue;
         }
-        true
-    };
-    let mut files: Vec<(&str, &str)> = Vec::new();
-    for (path, text) in project.files() {
-        if readable(path, text, &mut diagnostics, &mut accepted) {
-            files.push((path, text));
-        }
+        files.push((path, text));
     }
     let get = |path: &str| files.iter().find(|(p, _)| *p == path).map(|(_, t)| *t);
 

@@ -443,3 +443,76 @@ fn the_tutorial_skills_compile_and_differ_only_in_imports() {
     assert!(gate.requires_confirmation.is_some());
     assert!(skill.referenced_blocks.is_empty(), "the save_note block is never referenced");
 }
+
+#[test]
+fn the_remaining_frontmatter_and_body_errors() {
+    rejects(
+        &skill("precondition: '  '\n", "Body\n"),
+        "skill.precondition.invalid",
+        "precondition: Value error, precondition must be a non-empty precondition name",
+        3,
+    );
+    rejects(
+        &skill("knowledge_answering: look it up\n", "Body\n"),
+        "skill.markdown.invalid_knowledge_answering",
+        "knowledge_answering: Value error, knowledge_answering must be a mapping with a string \
+         'instructions'",
+        3,
+    );
+    rejects(
+        &skill(
+            "complete_when:\n  condition: session.demo.done\n",
+            ":::ordered_block id=a\nsteps: []\n:::\n",
+        ),
+        "skill.complete_when.requires_prose",
+        "complete_when requires prose instructions; a skill made only of ordered blocks \
+         completes when its blocks end.",
+        5,
+    );
+    rejects(
+        &skill(
+            "utter:\n  - utter_hi:\n      on: activate\n  - utter_hi:\n      when: session.demo.x\n",
+            "Body\n",
+        ),
+        "skill.markdown.invalid_utter",
+        "Duplicate utter trigger 'utter_hi'.",
+        6,
+    );
+    let compiled = compile_skill(
+        FILE,
+        "demo",
+        &skill("", "if: session.demo.x\nA\n\nelif: session.demo.y\nB\n"),
+    );
+    let error = compiled.error.expect("elif");
+    assert_eq!(error.code, "skill.markdown.unsupported_prose_elif");
+    assert!(error.message.starts_with("'elif:' is not allowed in prose."));
+    assert_eq!(error.span.start.line, 7);
+    let compiled = compile_skill(
+        FILE,
+        "demo",
+        &skill(
+            "",
+            ":::ordered_block id=a\nsteps:\n  - id: s\n    instructions: x\n    complete_when:\n      condition: y\n:::\n",
+        ),
+    );
+    let error = compiled.error.expect("mapping complete_when");
+    assert_eq!(error.code, "skill.step.invalid");
+    assert!(
+        error.message.contains("step complete_when must be an expression string"),
+        "{}",
+        error.message
+    );
+    assert_eq!(error.span.start.line, 9);
+    // A complete_when mapping compiles; its condition is syntax-checked at compile.
+    let ok = accepts(&skill(
+        "complete_when:\n  condition: session.demo.done\n  criteria: [Asked]\n",
+        "Body\n",
+    ));
+    assert_eq!(ok.complete_when.map(|c| c.criteria), Some(vec!["Asked".to_owned()]));
+    let compiled =
+        compile_skill(FILE, "demo", &skill("complete_when:\n  condition: len(x)\n", "Body\n"));
+    assert_eq!(
+        compiled.error.map(|e| (e.code, e.span.start.line)),
+        Some(("skill.complete_when.invalid".into(), 4))
+    );
+}

@@ -219,3 +219,41 @@ fn files_above_the_cap_are_refused_with_a_message() {
     assert_eq!(error.code, "swaplab.limits.file_too_large");
     assert!(error.message.contains("1048577 bytes"), "{}", error.message);
 }
+
+#[test]
+fn project_caps_refuse_at_one_past_the_limit() {
+    use swaplab_core::rasa::project::{MAX_FILE_BYTES, MAX_PROJECT_FILES};
+    let skill = |len: usize| {
+        let head = "---\ndescription: x\n---\n";
+        format!("{head}{}", "y".repeat(len - head.len()))
+    };
+    let at_cap = read_project(&Project::from_files([("skills/a/skill.md", skill(MAX_FILE_BYTES))]));
+    assert_eq!(at_cap.loaded_skills().count(), 1);
+    let over =
+        read_project(&Project::from_files([("skills/a/skill.md", skill(MAX_FILE_BYTES + 1))]));
+    let refusal = over
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "swaplab.limits.file_too_large")
+        .expect("refused");
+    assert!(refusal.message.contains("1048577 bytes"), "{}", refusal.message);
+    let many = |count: usize| {
+        read_project(&Project::from_files(
+            (0..count).map(|n| (format!("notes/{n:05}.md"), String::new())),
+        ))
+    };
+    assert!(
+        !many(MAX_PROJECT_FILES)
+            .diagnostics
+            .iter()
+            .any(|d| d.code == "swaplab.limits.too_many_files")
+    );
+    let over = many(MAX_PROJECT_FILES + 1);
+    let skipped: Vec<&str> = over
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "swaplab.limits.too_many_files")
+        .map(|d| d.file.as_str())
+        .collect();
+    assert_eq!(skipped, ["notes/02000.md"]);
+}
