@@ -298,6 +298,8 @@ pub fn read_project(project: &Project) -> ProjectReport {
     let (imports, findings) = mcp_imports(&report);
     report.mcp_imports = imports;
     report.diagnostics.extend(findings);
+    let findings = tool_name_findings(&report);
+    report.diagnostics.extend(findings);
     let findings = findings::train_findings(&report);
     report.diagnostics.extend(findings);
     // Train findings stop `rasa train`, not the files from loading: Swap Lab shows them one
@@ -376,6 +378,47 @@ fn collect_owned(skill: &Skill) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// `load_tools_for_skill_catalog` (§3.2): a local or shared `@tool` named like a framework
+/// tool stops the load; a shared tool named `set_*` is dropped with a warning. The
+/// reference states both rules without quoting messages; the wording is ours.
+fn tool_name_findings(report: &ProjectReport) -> Vec<Diagnostic> {
+    let mut findings = Vec::new();
+    let modules =
+        report.shared_tools.iter().map(|file| (file, true)).chain(
+            report.skills.iter().flat_map(|entry| entry.tools.iter().map(|file| (file, false))),
+        );
+    for (file, shared) in modules {
+        for tool in &file.module.tools {
+            if FRAMEWORK_TOOL_NAMES.contains(&tool.name.as_str()) {
+                findings.push(Diagnostic::error(
+                    &file.path,
+                    tool.name_span,
+                    Phase::Load,
+                    "swaplab.load.framework_tool_name",
+                    format!(
+                        "Tool '{}' reuses a reserved framework tool name; Rasa refuses to load \
+                         the model. Rename the function.",
+                        tool.name
+                    ),
+                ));
+            } else if shared && tool.name.starts_with("set_") {
+                findings.push(Diagnostic::warning(
+                    &file.path,
+                    tool.name_span,
+                    Phase::Load,
+                    "swaplab.load.shared_set_tool_dropped",
+                    format!(
+                        "Shared tool '{}' is named set_*; Rasa drops shared tools with that prefix \
+                         (it keeps the name for memory setters), so no skill can use it.",
+                        tool.name
+                    ),
+                ));
+            }
+        }
+    }
+    findings
 }
 
 /// `parse_mcp_imports` (model load) and its train mirror for unconfigured servers.

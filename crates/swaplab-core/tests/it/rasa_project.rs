@@ -370,3 +370,28 @@ if: session.project.nope == 1\nShown never.\n\n\
         .expect("@tool.ghost");
     assert!(tool.1.contains("in instruction prose"), "{}", tool.1);
 }
+
+#[test]
+fn tool_modules_with_reserved_names() {
+    let module = |name: &str| {
+        format!(
+            "from rasa.mantle.tools import tool\n\n@tool(description=\"T.\")\nasync def {name}(context=None):\n    return None\n"
+        )
+    };
+    let found = findings(&[
+        ("skills/s/skill.md", "---\ndescription: S.\n---\nBody.\n"),
+        ("skills/s/tools.py", &module("cancel")),
+        ("tools/shared.py", &module("set_mood")),
+    ]);
+    has(
+        &found,
+        "swaplab.load.framework_tool_name",
+        "Tool 'cancel' reuses a reserved framework tool name; Rasa refuses to load the model. Rename the function.",
+        4,
+    );
+    assert!(
+        found
+            .iter()
+            .any(|(code, _, line)| code == "swaplab.load.shared_set_tool_dropped" && *line == 4)
+    );
+}
