@@ -185,11 +185,24 @@ impl fmt::Display for Diagnostic {
 }
 
 /// Maps byte offsets in a text to [`Position`]s.
+///
+/// Columns count characters. A checkpoint every [`CHECKPOINT_STRIDE`] bytes records how
+/// many characters start before it, so a position costs the same on a one-megabyte line
+/// as on a short one (none are kept for ASCII text, where bytes are characters).
 #[derive(Clone, Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
     /// Byte offset of the start of each line.
     starts: Vec<usize>,
+    /// `checkpoints[k]`: characters that start before byte `k * CHECKPOINT_STRIDE`.
+    checkpoints: Vec<usize>,
+}
+
+/// Bytes between two character-count checkpoints of a [`LineIndex`].
+const CHECKPOINT_STRIDE: usize = 64;
+
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
 }
 
 impl<'a> LineIndex<'a> {
@@ -197,17 +210,39 @@ impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
-        LineIndex { text, starts }
+        let mut checkpoints = Vec::new();
+        if !text.is_ascii() {
+            let bytes = text.as_bytes();
+            checkpoints.reserve(bytes.len() / CHECKPOINT_STRIDE + 2);
+            checkpoints.push(0);
+            let mut count = 0;
+            for chunk in bytes.chunks(CHECKPOINT_STRIDE) {
+                count += char_starts(chunk);
+                checkpoints.push(count);
+            }
+        }
+        LineIndex { text, starts, checkpoints }
     }
 
-    /// The position of byte offset `offset` (clamped to the text, snapped to a char).
+    /// Characters that start before byte `offset`.
+    fn chars_before(&self, offset: usize) -> usize {
+        if self.checkpoints.is_empty() {
+            return offset;
+        }
+        let k = offset / CHECKPOINT_STRIDE;
+        let base = self.checkpoints.get(k).copied().unwrap_or(0);
+        base + self.text.as_bytes().get(k * CHECKPOINT_STRIDE..offset).map_or(0, char_starts)
+    }
+
+    /// The position of byte `offset` (clamped to the text, snapped back to a char).
     pub fn position(&self, offset: usize) -> Position {
         let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
+        while offset > 0 && !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
         let line = self.starts.partition_point(|&start| start <= offset).saturating_sub(1);
-        let column = self.text[self.starts[line]..offset].chars().count();
+        let line_start = self.starts.get(line).copied().unwrap_or(0);
+        let column = self.chars_before(offset).saturating_sub(self.chars_before(line_start));
         Position::new(
             u32::try_from(line + 1).unwrap_or(u32::MAX),
             u32::try_from(column + 1).unwrap_or(u32::MAX),

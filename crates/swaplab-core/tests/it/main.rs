@@ -4,6 +4,7 @@
 
 mod corpus_config;
 mod corpus_skills;
+mod diagnostic;
 mod diff;
 mod markdown;
 mod python;
