@@ -195,15 +195,14 @@ pub fn python_str_repr(text: &str) -> String {
     out
 }
 
+/// Python's `repr(float)` (`nan`, `inf`, shortest round-trip digits otherwise).
 fn python_float(number: f64) -> String {
     if number.is_nan() {
         "nan".to_owned()
     } else if number.is_infinite() {
         if number > 0.0 { "inf" } else { "-inf" }.to_owned()
-    } else if number.fract() == 0.0 && number.abs() < 1e16 {
-        format!("{number:.1}")
     } else {
-        format!("{number}")
+        crate::python::float_repr(number)
     }
 }
 

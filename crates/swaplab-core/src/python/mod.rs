@@ -46,6 +46,7 @@ pub use body::{
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};
 pub use pydantic::Extra;
+pub(crate) use schema::float_repr;
 pub use schema::{Additional, Entries, Schema, Value};
 pub use tools::{ToolFunction, ToolModule, scan_tool_module};
 

@@ -110,3 +110,17 @@ fn empty_documents_are_none() {
     assert_eq!(parse("", Position::START), Ok(None));
     assert_eq!(parse("# only a comment\n", Position::START), Ok(None));
 }
+
+#[test]
+fn floats_print_as_python_prints_them() {
+    let cases = [
+        ("1.0", "1.0"),
+        ("0.00001", "1e-05"),
+        ("1.0e+16", "1e+16"),
+        ("2.5", "2.5"),
+        ("-.inf", "-inf"),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(python_repr(&scalar(text)), expected, "{text}");
+    }
+}
