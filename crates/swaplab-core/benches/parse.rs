@@ -51,5 +51,16 @@ fn parse_corpus(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, parse_corpus);
+fn train_findings_only(c: &mut Criterion) {
+    let reports: Vec<_> = corpus().iter().map(read_project).collect();
+    c.bench_function("train_findings: all three corpus projects", |b| {
+        b.iter(|| {
+            for report in &reports {
+                black_box(swaplab_core::rasa::findings::train_findings(black_box(report)));
+            }
+        });
+    });
+}
+
+criterion_group!(benches, parse_corpus, train_findings_only);
 criterion_main!(benches);

@@ -36,6 +36,10 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
         .filter(|entry| entry.loaded().is_some())
         .filter_map(|entry| entry.memory.clone())
         .collect();
+    // §7.3: project fields and every skill's public fields are readable from any skill;
+    // built once, so the check stays linear in the number of skills.
+    let shared: BTreeSet<String> =
+        readable_keys(None, &report.project_memory, &skill_memories).into_iter().collect();
     let responses: BTreeSet<&str> = report
         .responses
         .iter()
@@ -47,10 +51,14 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
         let mut push = |span: Span, code: &str, message: String| {
             findings.push(Diagnostic::warning(&file, span, Phase::Train, code, message));
         };
-        let readable: BTreeSet<String> =
-            readable_keys(Some(&skill.id), &report.project_memory, &skill_memories)
-                .into_iter()
-                .collect();
+        let own = skill_memories.iter().find(|memory| memory.skill_id == skill.id);
+        let readable = |key: &str| {
+            shared.contains(key)
+                || key
+                    .strip_prefix(skill.id.as_str())
+                    .and_then(|rest| rest.strip_prefix('.'))
+                    .is_some_and(|entry| own.is_some_and(|memory| memory.field(entry).is_some()))
+        };
         import_findings(report, skill, &mut push);
         tool_findings(report, skill, &mut push);
         prose_findings(report, skill, &readable, &mut push);
@@ -207,7 +215,7 @@ fn memory_references(text: &str) -> Vec<(String, Option<(String, String)>)> {
 fn prose_findings(
     report: &ProjectReport,
     skill: &Skill,
-    readable: &BTreeSet<String>,
+    readable: &dyn Fn(&str) -> bool,
     push: &mut Push<'_>,
 ) {
     let visible = visible_tools(report, skill);
@@ -239,18 +247,22 @@ fn prose_findings(
         }
         // Only ids with an underscore: a one-word id such as `goodbye` is ordinary prose
         // far more often than a mention (a narrowing of Rasa's warning, on purpose).
-        for other in ids.iter().filter(|id| **id != skill.id && id.contains('_')) {
-            if mentions_bare(&segment.text, other) {
-                push(
-                    span,
-                    "skill.prose.bare_skill_mention",
-                    format!(
-                        "Skill '{}' mentions '{other}' without '@skill.'; write @skill.{other} so \
-                         the model can hand over to it.",
-                        skill.id
-                    ),
-                );
-            }
+        let mut mentioned: Vec<&str> = underscored_words(&segment.text)
+            .into_iter()
+            .filter(|word| *word != skill.id && ids.contains(word))
+            .collect();
+        mentioned.sort_unstable();
+        mentioned.dedup();
+        for other in mentioned {
+            push(
+                span,
+                "skill.prose.bare_skill_mention",
+                format!(
+                    "Skill '{}' mentions '{other}' without '@skill.'; write @skill.{other} so the \
+                     model can hand over to it.",
+                    skill.id
+                ),
+            );
         }
         for (_, name) in find_at_references(&segment.text, "tool") {
             if !visible.contains(name) && !FRAMEWORK_TOOL_NAMES.contains(&name) {
@@ -283,9 +295,7 @@ fn prose_findings(
                         skill.id
                     ),
                 ),
-                Some((ns, entry))
-                    if ns == "system" || !readable.contains(&format!("{ns}.{entry}")) =>
-                {
+                Some((ns, entry)) if ns == "system" || !readable(&format!("{ns}.{entry}")) => {
                     push(
                         span,
                         "mantle.validation.prose.unknown_memory_reference",
@@ -303,7 +313,7 @@ fn prose_findings(
             && let Ok(expr) = condition::parse(text)
         {
             for key in condition::memory_keys(&expr) {
-                if !readable.contains(&key) {
+                if !readable(&key) {
                     push(
                         span,
                         "mantle.validation.prose.unknown_memory_key",
@@ -320,21 +330,38 @@ fn prose_findings(
     }
 }
 
-/// Whether `text` names `id` as a whole word, not as `@skill.<id>`.
-fn mentions_bare(text: &str, id: &str) -> bool {
-    text.match_indices(id).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + id.len()..].chars().next();
-        let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        !word(before) && !word(after) && !text[..at].ends_with("@skill.") && before != Some('.')
-    })
+/// The words of `text` (runs of letters, digits and `_`) that contain a `_` and are not
+/// written after a `.`, so neither `@skill.<id>` nor `session.<ns>.<entry>` counts as a
+/// bare mention. Found from each `_` outwards, so plain prose costs a byte search.
+fn underscored_words(text: &str) -> Vec<&str> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut words = Vec::new();
+    let mut search = 0;
+    while let Some(n) = text[search..].find('_') {
+        let at = search + n;
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| is_word(c))
+            .last()
+            .map_or(at, |(i, _)| i);
+        let end = text[at..]
+            .char_indices()
+            .find(|&(_, c)| !is_word(c))
+            .map_or(text.len(), |(i, _)| at + i);
+        if !text[..start].ends_with('.') {
+            words.push(&text[start..end]);
+        }
+        search = end.max(at + 1);
+    }
+    words
 }
 
 /// §2.8 and §7.2: execute parameters, collect and set_memory entries.
 fn step_findings(
     report: &ProjectReport,
     skill: &Skill,
-    readable: &BTreeSet<String>,
+    readable: &dyn Fn(&str) -> bool,
     push: &mut Push<'_>,
 ) {
     let own = report.entry(&skill.id).and_then(|entry| entry.memory.as_ref());
@@ -349,7 +376,7 @@ fn step_findings(
                     let Some((ns, entry)) = value.as_str().and_then(session_parameter) else {
                         continue;
                     };
-                    if !readable.contains(&format!("{ns}.{entry}")) {
+                    if !readable(&format!("{ns}.{entry}")) {
                         let span = step
                             .parameter_spans
                             .iter()
