@@ -7,6 +7,13 @@
 //! resolves plain scalars with PyYAML's implicit resolvers, so the values match what Rasa
 //! sees and every node knows its line and column.
 //!
+//! Where YAML 1.2 (and so saphyr) is more permissive than PyYAML, PyYAML wins: a tab
+//! outside a quoted or block scalar or a comment "cannot start any token", an empty
+//! implicit key (`: value`) is refused, a plain `<<` outside a key cannot be constructed,
+//! `-.5` is a string. `tests/it/pyyaml.rs` holds this module to the real PyYAML 6.0.2 on
+//! 831 documents (`fixtures/pyyaml/cases.json`): the same values, the same documents
+//! refused, the same error line, apart from 12 listed differences.
+//!
 //! Limits, each refused with a message rather than followed: nesting deeper than
 //! [`MAX_DEPTH`], more than [`MAX_NODES`] nodes once aliases are expanded (the
 //! "billion laughs" shape), and more than one document in a stream (PyYAML's own rule).
@@ -44,6 +51,8 @@ pub enum Value {
     Str(String),
     /// `datetime.date` or `datetime.datetime`, kept as written.
     Timestamp(String),
+    /// `bytes`, from a `!!binary` scalar.
+    Bytes(Vec<u8>),
     /// `list`.
     Seq(Vec<Node>),
     /// `dict`, in insertion order, keys unique under Python equality.
@@ -83,6 +92,7 @@ impl Value {
             Value::Str(_) => "str",
             Value::Timestamp(text) if text.len() > 10 => "datetime",
             Value::Timestamp(_) => "date",
+            Value::Bytes(_) => "bytes",
             Value::Seq(_) => "list",
             Value::Map(_) => "dict",
         }
@@ -156,6 +166,18 @@ pub fn python_repr(value: &Value) -> String {
         Value::Float(number) => python_float(*number),
         Value::Str(text) => python_str_repr(text),
         Value::Timestamp(text) => format!("datetime({text})"),
+        Value::Bytes(bytes) => {
+            let text: String = bytes
+                .iter()
+                .map(|&b| match b {
+                    b'\\' => "\\\\".to_owned(),
+                    b'\'' => "\\'".to_owned(),
+                    0x20..=0x7e => char::from(b).to_string(),
+                    _ => format!("\\x{b:02x}"),
+                })
+                .collect();
+            format!("b'{text}'")
+        }
         Value::Seq(items) => {
             let inner: Vec<String> = items.iter().map(|item| python_repr(&item.value)).collect();
             format!("[{}]", inner.join(", "))
@@ -209,15 +231,59 @@ fn python_float(number: f64) -> String {
 /// Parses one YAML document. `origin` is where `text` starts in its file, so spans are
 /// file positions. An empty document gives `Ok(None)`, as `safe_load` gives `None`.
 pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
+    parse_events(text, origin).map_err(|error| at_stream_end_if_past(text, origin, error))
+}
+
+/// The position just after the last character of `text`.
+fn end_position(text: &str, origin: Position) -> Position {
+    let lines = u32::try_from(text.matches('\n').count()).unwrap_or(u32::MAX);
+    let last = text.rsplit('\n').next().unwrap_or("");
+    let width = u32::try_from(last.chars().count()).unwrap_or(u32::MAX);
+    if lines == 0 {
+        Position::new(origin.line, origin.column.saturating_add(width))
+    } else {
+        Position::new(origin.line.saturating_add(lines), width.saturating_add(1))
+    }
+}
+
+/// PyYAML reports errors found at the end of the stream (an unclosed quote or bracket)
+/// at the stream's end; saphyr sometimes reports them at the construct's start or one
+/// line past the end.
+fn at_stream_end_if_past(text: &str, origin: Position, error: YamlError) -> YamlError {
+    let end = end_position(text, origin);
+    if error.at > end || error.message.contains("unexpected end of stream") {
+        YamlError { at: end, ..error }
+    } else {
+        error
+    }
+}
+
+fn parse_events(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
     let source = text;
+    // Char ranges of quoted and block scalars, where PyYAML allows tabs.
+    let mut protected: Vec<(usize, usize)> = Vec::new();
     let mut builder = Builder { origin, stack: Vec::new(), anchors: HashMap::new(), nodes: 0 };
     let mut documents = 0usize;
     let mut root: Option<Node> = None;
     for event in Parser::new_from_str(text) {
-        let (event, span) = event.map_err(|error| YamlError {
-            at: builder.position(*error.marker()),
-            message: error.info().to_owned(),
-        })?;
+        let (event, span) = match event {
+            Ok(event) => event,
+            Err(error) => {
+                // PyYAML would have stopped at a stray tab before saphyr's complaint.
+                if let Some(tab) = stray_tab(source, &protected)
+                    && (tab.index() < error.marker().index() || error.info().contains("tab"))
+                {
+                    return Err(YamlError {
+                        at: builder.position(tab),
+                        message: "found character '\\t' that cannot start any token".to_owned(),
+                    });
+                }
+                return Err(YamlError {
+                    at: builder.position(*error.marker()),
+                    message: error.info().to_owned(),
+                });
+            }
+        };
         let start = builder.position(span.start);
         let end = builder.position(span.end);
         let node_span = Span { start, end };
@@ -236,6 +302,9 @@ pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
             Event::Scalar(text, style, anchor, tag) => {
                 let mut node = scalar(&text, style, tag.as_deref(), node_span)
                     .map_err(|message| YamlError { at: start, message })?;
+                if style != ScalarStyle::Plain {
+                    protected.push((span.start.index(), span.end.index()));
+                }
                 if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
                     && last_line_unterminated(source, span.end.index())
                     && let Value::Str(content) = &mut node.value
@@ -269,7 +338,7 @@ pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
             Event::MappingStart(anchor, tag) => {
                 check_collection_tag(tag.as_deref(), "map")
                     .map_err(|message| YamlError { at: start, message })?;
-                builder.open(Frame::Map(Vec::new(), None), anchor, start)?;
+                builder.open(Frame::Map(Vec::new(), None, Vec::new()), anchor, start)?;
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(done) = builder.close(end)? {
@@ -279,7 +348,47 @@ pub fn parse(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
         }
     }
+    if let Some(tab) = stray_tab(source, &protected) {
+        return Err(YamlError {
+            at: builder.position(tab),
+            message: "found character '\\t' that cannot start any token".to_owned(),
+        });
+    }
     Ok(root)
+}
+
+/// The first tab PyYAML's scanner would trip on. It skips only spaces between tokens and
+/// ends a plain scalar at a tab, so a tab is fine only inside a quoted or block scalar
+/// (`protected`, char ranges) or a comment; anywhere else it "cannot start any token".
+/// YAML 1.2, and so saphyr, allows tabs as separation space.
+fn stray_tab(source: &str, protected: &[(usize, usize)]) -> Option<Marker> {
+    let (mut line, mut col) = (1, 0);
+    let mut in_comment = false;
+    let mut previous: Option<char> = None;
+    let mut ranges = protected.iter().peekable();
+    for (index, c) in source.chars().enumerate() {
+        while ranges.peek().is_some_and(|&&(_, end)| end <= index) {
+            ranges.next();
+        }
+        let inside = ranges.peek().is_some_and(|&&(start, end)| start <= index && index < end);
+        match c {
+            '\n' => {
+                line += 1;
+                col = 0;
+                in_comment = false;
+                previous = Some(c);
+                continue;
+            }
+            '#' if !inside && previous.is_none_or(|p| p == ' ' || p == '\t' || p == '\n') => {
+                in_comment = true;
+            }
+            '\t' if !inside && !in_comment => return Some(Marker::new(index, line, col)),
+            _ => {}
+        }
+        previous = Some(c);
+        col += 1;
+    }
+    None
 }
 
 /// Whether the input has no final line break and char `index` is on its last line.
@@ -293,7 +402,8 @@ fn last_line_unterminated(text: &str, index: usize) -> bool {
 
 enum Frame {
     Seq(Vec<Node>),
-    Map(Vec<(Node, Node)>, Option<Node>),
+    /// Entries as written, the key waiting for its value, and `<<` sources in order.
+    Map(Vec<(Node, Node)>, Option<Node>, Vec<Node>),
 }
 
 struct Open {
@@ -351,7 +461,7 @@ impl Builder {
         let Some(open) = self.stack.pop() else { return Ok(None) };
         let value = match open.frame {
             Frame::Seq(items) => Value::Seq(items),
-            Frame::Map(entries, _) => Value::Map(entries),
+            Frame::Map(entries, _, merges) => Value::Map(flatten(entries, &merges)?),
         };
         let end = end.max(open.start);
         let node = Node { value, span: Span { start: open.start, end }, plain: false };
@@ -368,22 +478,38 @@ impl Builder {
         if anchor != 0 {
             self.anchors.insert(anchor, node.clone());
         }
-        let Some(open) = self.stack.last_mut() else { return Ok(Some(node)) };
+        let Some(open) = self.stack.last_mut() else {
+            reject_merge_value(&node)?;
+            return Ok(Some(node));
+        };
         match &mut open.frame {
-            Frame::Seq(items) => items.push(node),
-            Frame::Map(entries, pending) => match pending.take() {
+            Frame::Seq(items) => {
+                reject_merge_value(&node)?;
+                items.push(node);
+            }
+            Frame::Map(entries, pending, merges) => match pending.take() {
                 None => {
-                    if matches!(node.value, Value::Seq(_) | Value::Map(_)) && !is_merge_key(&node) {
+                    if matches!(node.value, Value::Seq(_) | Value::Map(_)) {
                         return Err(YamlError {
                             at: node.span.start,
                             message: "while constructing a mapping: found unhashable key"
                                 .to_owned(),
                         });
                     }
+                    if node.plain && node.is_null() && node.span.start == node.span.end {
+                        // An empty implicit key (`: value`): YAML 1.2 allows it, PyYAML not.
+                        return Err(YamlError {
+                            at: node.span.start,
+                            message: "expected <block end>, but found ':'".to_owned(),
+                        });
+                    }
                     *pending = Some(node);
                 }
-                Some(key) if is_merge_key(&key) => merge(entries, &node)?,
-                Some(key) => insert(entries, key, node),
+                Some(key) if is_merge_key(&key) => merges.push(node),
+                Some(key) => {
+                    reject_merge_value(&node)?;
+                    entries.push((key, node));
+                }
             },
         }
         Ok(None)
@@ -394,34 +520,55 @@ fn is_merge_key(node: &Node) -> bool {
     node.plain && node.value == Value::Str("<<".to_owned())
 }
 
-/// `<<: *base` or `<<: [*a, *b]`: keys not already present are added, earlier sources win.
-fn merge(entries: &mut Vec<(Node, Node)>, source: &Node) -> Result<(), YamlError> {
-    let sources: Vec<&Node> = match &source.value {
-        Value::Map(_) => vec![source],
-        Value::Seq(items) => items.iter().collect(),
-        _ => {
-            return Err(YamlError {
-                at: source.span.start,
-                message: "while constructing a mapping: expected a mapping or list of mappings \
-                          for merging"
-                    .to_owned(),
-            });
-        }
-    };
-    for map in sources {
-        let Some(pairs) = map.as_map() else {
-            return Err(YamlError {
-                at: map.span.start,
-                message: "while constructing a mapping: expected a mapping for merging".to_owned(),
-            });
-        };
-        for (key, value) in pairs {
-            if !entries.iter().any(|(existing, _)| same_key(&existing.value, &key.value)) {
-                entries.push((key.clone(), value.clone()));
-            }
-        }
+/// A plain `<<` anywhere but a mapping key resolves to the merge tag, which
+/// `safe_load` cannot construct.
+fn reject_merge_value(node: &Node) -> Result<(), YamlError> {
+    if is_merge_key(node) {
+        return Err(YamlError {
+            at: node.span.start,
+            message: format!(
+                "could not determine a constructor for the tag '{CORE_TAG_PREFIX}merge'"
+            ),
+        });
     }
     Ok(())
+}
+
+/// PyYAML's `flatten_mapping`: the pairs of every `<<` source come first (a list of
+/// sources in reverse, so the first listed wins), then the written pairs; building the
+/// `dict` keeps each key's first place and its last value.
+fn flatten(written: Vec<(Node, Node)>, merges: &[Node]) -> Result<Vec<(Node, Node)>, YamlError> {
+    let mut pairs: Vec<(Node, Node)> = Vec::new();
+    for source in merges {
+        let maps: Vec<&Node> = match &source.value {
+            Value::Map(_) => vec![source],
+            Value::Seq(items) => items.iter().rev().collect(),
+            _ => {
+                return Err(YamlError {
+                    at: source.span.start,
+                    message: "while constructing a mapping: expected a mapping or list of \
+                              mappings for merging"
+                        .to_owned(),
+                });
+            }
+        };
+        for map in maps {
+            let Some(entries) = map.as_map() else {
+                return Err(YamlError {
+                    at: map.span.start,
+                    message: "while constructing a mapping: expected a mapping for merging"
+                        .to_owned(),
+                });
+            };
+            pairs.extend(entries.iter().cloned());
+        }
+    }
+    pairs.extend(written);
+    let mut entries = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        insert(&mut entries, key, value);
+    }
+    Ok(entries)
 }
 
 /// A Python `dict` assignment: a repeated key keeps its first place and takes the new value.
@@ -493,7 +640,11 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Resu
         None => None,
     };
     let value = match explicit.as_deref() {
-        Some("str") | Some("binary") => Value::Str(text.to_string()),
+        Some("str") => Value::Str(text.to_string()),
+        Some("binary") => Value::Bytes(
+            decode_base64(text)
+                .ok_or_else(|| "failed to convert base64 data: Incorrect padding".to_owned())?,
+        ),
         Some("null") => Value::Null,
         Some("bool") => resolve_bool(text)
             .map(Value::Bool)
@@ -516,6 +667,34 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Resu
         None => Value::Str(text.to_string()),
     };
     Ok(Node { value, span, plain })
+}
+
+/// `base64.decodebytes` as PyYAML calls it: characters outside the alphabet are
+/// skipped; a length that cannot be padded is an error.
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let sextets: Vec<u8> = text
+        .bytes()
+        .take_while(|&b| b != b'=')
+        .filter_map(|b| match b {
+            b'A'..=b'Z' => Some(b - b'A'),
+            b'a'..=b'z' => Some(b - b'a' + 26),
+            b'0'..=b'9' => Some(b - b'0' + 52),
+            b'+' => Some(62),
+            b'/' => Some(63),
+            _ => None,
+        })
+        .collect();
+    if sextets.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(sextets.len() * 3 / 4);
+    for chunk in sextets.chunks(4) {
+        let word =
+            chunk.iter().enumerate().fold(0u32, |acc, (i, &v)| acc | u32::from(v) << (18 - 6 * i));
+        let bytes = word.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    Some(out)
 }
 
 /// PyYAML's implicit resolvers, in its order, for an unquoted scalar.
@@ -680,8 +859,11 @@ fn resolve_float(text: &str) -> Option<Value> {
     if !whole_ok || !fraction_ok {
         return None;
     }
-    // `.5` needs a digit right after the dot; `1.` is fine.
-    if whole.is_empty() && !fraction.as_bytes().first()?.is_ascii_digit() {
+    // `.5` needs a digit right after the dot and takes no sign (`-.5` is a string in
+    // PyYAML's regex); `1.` is fine.
+    if whole.is_empty()
+        && (!fraction.as_bytes().first()?.is_ascii_digit() || body.len() != text.len())
+    {
         return None;
     }
     let parsed: f64 = cleaned.parse().or_else(|_| format!("0{cleaned}").parse()).ok()?;
@@ -777,6 +959,9 @@ pub fn to_json(value: &Value) -> serde_json::Value {
         Value::Float(number) => serde_json::Number::from_f64(*number)
             .map_or(serde_json::Value::Null, serde_json::Value::Number),
         Value::Str(text) | Value::Timestamp(text) => serde_json::Value::String(text.clone()),
+        Value::Bytes(bytes) => {
+            serde_json::Value::String(String::from_utf8_lossy(bytes).into_owned())
+        }
         Value::Seq(items) => items.iter().map(|item| to_json(&item.value)).collect(),
         Value::Map(entries) => serde_json::Value::Object(
             entries.iter().map(|(key, value)| (key.key_text(), to_json(&value.value))).collect(),

@@ -619,6 +619,7 @@ fn is_truthy(value: &Value) -> bool {
         Value::Int(number) => *number != 0,
         Value::Float(number) => *number != 0.0,
         Value::Str(text) | Value::Timestamp(text) => !text.is_empty(),
+        Value::Bytes(bytes) => !bytes.is_empty(),
         Value::Seq(items) => !items.is_empty(),
         Value::Map(entries) => !entries.is_empty(),
     }

@@ -8,7 +8,7 @@ use serde_json::{Value as Json, json};
 use swaplab_core::rasa::integrations::read_integrations;
 use swaplab_core::rasa::memory::{MemoryField, read_project_memory, read_skill_memory};
 use swaplab_core::rasa::responses::read_responses;
-use swaplab_core::yaml::{Value, python_str};
+use swaplab_core::yaml::to_json;
 
 use crate::support::{corpus_dir, list, read, read_optional, walk};
 
@@ -21,20 +21,6 @@ fn projects() -> Vec<PathBuf> {
 
 fn verdict(project: &Path) -> Json {
     serde_json::from_str(&read(&project.join("rasa-3.21.0-verdict.json"))).expect("verdict JSON")
-}
-
-fn to_json(value: &Value) -> Json {
-    match value {
-        Value::Null => Json::Null,
-        Value::Bool(flag) => json!(flag),
-        Value::Int(number) => json!(number),
-        Value::Float(number) => json!(number),
-        Value::Str(text) | Value::Timestamp(text) => json!(text),
-        Value::Seq(items) => items.iter().map(|item| to_json(&item.value)).collect(),
-        Value::Map(entries) => Json::Object(
-            entries.iter().map(|(k, v)| (python_str(&k.value), to_json(&v.value))).collect(),
-        ),
-    }
 }
 
 /// A field in the verdict's shape (`MemoryField.model_dump()` without the name).
