@@ -362,6 +362,9 @@ fn parse_events(text: &str, origin: Position) -> Result<Option<Node>, YamlError>
 /// (`protected`, char ranges) or a comment; anywhere else it "cannot start any token".
 /// YAML 1.2, and so saphyr, allows tabs as separation space.
 fn stray_tab(source: &str, protected: &[(usize, usize)]) -> Option<Marker> {
+    if !source.contains('\t') {
+        return None;
+    }
     let (mut line, mut col) = (1, 0);
     let mut in_comment = false;
     let mut previous: Option<char> = None;
