@@ -98,12 +98,6 @@ impl Span {
         let width = u32::try_from(text.chars().count()).unwrap_or(u32::MAX);
         Span { start: Position::new(line, 1), end: Position::new(line, width.saturating_add(1)) }
     }
-
-    /// The span of `len` characters starting at `start` on one line.
-    pub fn on_line(start: Position, len: usize) -> Span {
-        let len = u32::try_from(len).unwrap_or(u32::MAX);
-        Span { start, end: Position::new(start.line, start.column.saturating_add(len)) }
-    }
 }
 
 /// One finding about one place in one file.

@@ -14,7 +14,7 @@
 
 use serde::Serialize;
 
-use crate::diagnostic::{Diagnostic, LineIndex, Phase, Position, Severity, Span};
+use crate::diagnostic::{Diagnostic, LineIndex, Phase, Position, Span};
 use crate::rasa::condition;
 use crate::rasa::imports::bare_tool_name;
 use crate::yaml::{self, Node, Value, python_repr};
@@ -78,6 +78,9 @@ pub struct ProseSegment {
     /// From the paragraph's first line to its last.
     #[serde(skip)]
     pub span: Span,
+    /// Byte offset of `text` in the stripped body, to place findings inside it.
+    #[serde(skip)]
+    pub offset: usize,
 }
 
 /// `next:` on a step.
@@ -583,9 +586,9 @@ fn compile_parts(
             close_span,
         ));
     }
-    resolve_references(&mut skill, body, &span_of)?;
+    resolve_references(&mut skill, &span_of)?;
     merge_block_tools(&mut skill);
-    train_findings(file, &skill, body, &span_of, findings);
+    train_findings(file, &skill, &span_of, findings);
     Ok(skill)
 }
 
@@ -1296,13 +1299,20 @@ fn prose_segments(
                     first_span,
                 ));
             }
+            let body_offset = offset + (body_text.as_ptr() as usize - paragraph.as_ptr() as usize);
             segments.push(ProseSegment {
                 condition: Some(condition.to_owned()),
                 text: body_text.to_owned(),
                 span,
+                offset: body_offset,
             });
         } else {
-            segments.push(ProseSegment { condition: None, text: paragraph.to_owned(), span });
+            segments.push(ProseSegment {
+                condition: None,
+                text: paragraph.to_owned(),
+                span,
+                offset,
+            });
         }
     }
     Ok(segments)
@@ -1693,21 +1703,20 @@ pub fn find_at_references<'t>(text: &'t str, kind: &str) -> Vec<(usize, &'t str)
 
 fn resolve_references(
     skill: &mut Skill,
-    body: &str,
     span_of: &dyn Fn(usize, usize) -> Span,
 ) -> Result<(), Failure> {
     let block_ids: Vec<String> = skill.blocks().map(|block| block.block_id.clone()).collect();
-    let prose: Vec<(Span, String)> =
-        skill.segments().map(|segment| (segment.span, segment.text.clone())).collect();
-    for (_, text) in &prose {
-        for (_, name) in find_at_references(text, "skill") {
-            if !skill.referenced_skills.iter().any(|seen| seen == name) {
-                skill.referenced_skills.push(name.to_owned());
+    let mut referenced_skills = Vec::new();
+    let mut referenced_blocks = Vec::new();
+    for segment in skill.segments() {
+        for (_, name) in find_at_references(&segment.text, "skill") {
+            if !referenced_skills.iter().any(|seen| seen == name) {
+                referenced_skills.push(name.to_owned());
             }
         }
-        for (at, name) in find_at_references(text, "block") {
+        for (at, name) in find_at_references(&segment.text, "block") {
             if !block_ids.iter().any(|id| id == name) {
-                let span = locate(body, text, at, name.len() + 7, span_of);
+                let span = span_of(segment.offset + at, segment.offset + at + name.len() + 7);
                 return Err(fail(
                     "skill.markdown.invalid_block_reference",
                     format!(
@@ -1719,24 +1728,14 @@ fn resolve_references(
                 ));
             }
             let target = format!("{}__{name}", skill.id);
-            if !skill.referenced_blocks.contains(&target) {
-                skill.referenced_blocks.push(target);
+            if !referenced_blocks.contains(&target) {
+                referenced_blocks.push(target);
             }
         }
     }
+    skill.referenced_skills = referenced_skills;
+    skill.referenced_blocks = referenced_blocks;
     Ok(())
-}
-
-/// The span of `len` bytes at `at` inside a segment's text, found again in the body.
-fn locate(
-    body: &str,
-    text: &str,
-    at: usize,
-    len: usize,
-    span_of: &dyn Fn(usize, usize) -> Span,
-) -> Span {
-    let base = body.find(text).unwrap_or(0);
-    span_of(base + at, base + at + len)
 }
 
 fn merge_block_tools(skill: &mut Skill) {
@@ -1755,15 +1754,11 @@ fn merge_block_tools(skill: &mut Skill) {
 fn train_findings(
     file: &str,
     skill: &Skill,
-    body: &str,
     span_of: &dyn Fn(usize, usize) -> Span,
     findings: &mut Vec<Diagnostic>,
 ) {
     let mut warn = |span: Span, code: &str, message: String| {
-        findings.push(
-            Diagnostic::warning(file, span, Phase::Train, code, message)
-                .with_severity(Severity::Warning),
-        );
+        findings.push(Diagnostic::warning(file, span, Phase::Train, code, message));
     };
     let top = Span::point(Position::START);
     if skill.id == "project" || skill.id == "system" {
@@ -1798,7 +1793,8 @@ fn train_findings(
             );
         }
         for (at, ns, entry) in session_references(&segment.text) {
-            let span = locate(body, &segment.text, at, 10 + ns.len() + entry.len(), span_of);
+            let start = segment.offset + at;
+            let span = span_of(start, start + 10 + ns.len() + entry.len());
             warn(
                 span,
                 "mantle.validation.prose.session_reference_in_instructions",

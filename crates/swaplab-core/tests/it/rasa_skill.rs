@@ -516,3 +516,19 @@ fn the_remaining_frontmatter_and_body_errors() {
         Some(("skill.complete_when.invalid".into(), 4))
     );
 }
+
+#[test]
+fn findings_inside_repeated_paragraphs_point_at_each_one() {
+    let compiled = compile_skill(
+        FILE,
+        "demo",
+        &skill("", "Read session.demo.x now.\n\nRead session.demo.x now.\n"),
+    );
+    let lines: Vec<(u32, u32)> = compiled
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "mantle.validation.prose.session_reference_in_instructions")
+        .map(|d| (d.span.start.line, d.span.start.column))
+        .collect();
+    assert_eq!(lines, [(4, 6), (6, 6)]);
+}
