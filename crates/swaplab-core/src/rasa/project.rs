@@ -9,7 +9,7 @@
 //! `@tool` functions in `tools/*.py`; skill-local ones those in `skills/<id>/tools.py`
 //! and `skills/<id>/tools/*.py`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -189,7 +189,8 @@ fn declared_names(skill: &Skill) -> BTreeSet<String> {
 pub fn read_project(project: &Project) -> ProjectReport {
     let mut diagnostics = Vec::new();
     let total = project.len();
-    let mut files: Vec<(&str, &str)> = Vec::new();
+    // Path order, so a folder's files are one range of the map.
+    let mut files: BTreeMap<&str, &str> = BTreeMap::new();
     for (index, (path, text)) in project.files().enumerate() {
         if index == MAX_PROJECT_FILES {
             diagnostics.push(Diagnostic::error(
@@ -219,9 +220,9 @@ pub fn read_project(project: &Project) -> ProjectReport {
             ));
             continue;
         }
-        files.push((path, text));
+        files.insert(path, text);
     }
-    let get = |path: &str| files.iter().find(|(p, _)| *p == path).map(|(_, t)| *t);
+    let get = |path: &str| files.get(path).copied();
 
     let project_memory = read_project_memory("memory.yml", get("memory.yml"));
     diagnostics.extend(project_memory.diagnostics.iter().cloned());
@@ -233,29 +234,19 @@ pub fn read_project(project: &Project) -> ProjectReport {
         diagnostics.extend(responses.diagnostics.iter().cloned());
     }
 
-    let shared_tools: Vec<ToolFile> = files
-        .iter()
-        .filter(|(path, _)| {
-            path.strip_prefix("tools/")
-                .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".py"))
-        })
-        .map(|(path, text)| ToolFile {
-            path: (*path).to_owned(),
-            module: scan_tool_module(path, text),
-        })
-        .collect();
+    let shared_tools = tool_files(&files, "tools/");
     for file in &shared_tools {
         diagnostics.extend(file.module.diagnostics.iter().cloned());
     }
 
     let dirs: BTreeSet<&str> = files
-        .iter()
-        .filter_map(|(path, _)| path.strip_prefix("skills/")?.split_once('/').map(|(dir, _)| dir))
+        .keys()
+        .filter_map(|path| path.strip_prefix("skills/")?.split_once('/').map(|(dir, _)| dir))
         .filter(|dir| !dir.starts_with('_') && !dir.is_empty())
         .collect();
     let mut skills = Vec::new();
     for dir in dirs {
-        let entry = read_skill_dir(dir, &get, &files);
+        let entry = read_skill_dir(dir, &files);
         for file in &entry.tools {
             diagnostics.extend(file.module.diagnostics.iter().cloned());
         }
@@ -314,11 +305,24 @@ pub fn read_project(project: &Project) -> ProjectReport {
     report
 }
 
-fn read_skill_dir<'a>(
-    dir: &str,
-    get: &dyn Fn(&str) -> Option<&'a str>,
-    files: &[(&'a str, &'a str)],
-) -> SkillEntry {
+/// The `*.py` files directly in `folder` (a prefix ending in `/`), scanned as tool modules.
+fn tool_files(files: &BTreeMap<&str, &str>, folder: &str) -> Vec<ToolFile> {
+    files
+        .range(folder..)
+        .take_while(|(path, _)| path.starts_with(folder))
+        .filter(|(path, _)| {
+            path.strip_prefix(folder)
+                .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".py"))
+        })
+        .map(|(path, text)| ToolFile {
+            path: (*path).to_owned(),
+            module: scan_tool_module(path, text),
+        })
+        .collect()
+}
+
+fn read_skill_dir(dir: &str, files: &BTreeMap<&str, &str>) -> SkillEntry {
+    let get = |path: &str| files.get(path).copied();
     let skill_path = format!("skills/{dir}/skill.md");
     let mut entry = SkillEntry {
         dir: dir.to_owned(),
@@ -351,20 +355,10 @@ fn read_skill_dir<'a>(
     let responses_path = format!("skills/{dir}/responses.yml");
     entry.responses = get(&responses_path).map(|text| read_responses(&responses_path, text));
     let single = format!("skills/{dir}/tools.py");
-    let folder = format!("skills/{dir}/tools/");
-    entry.tools = files
-        .iter()
-        .filter(|(path, _)| {
-            *path == single
-                || path
-                    .strip_prefix(folder.as_str())
-                    .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".py"))
-        })
-        .map(|(path, text)| ToolFile {
-            path: (*path).to_owned(),
-            module: scan_tool_module(path, text),
-        })
-        .collect();
+    if let Some(text) = get(&single) {
+        entry.tools.push(ToolFile { module: scan_tool_module(&single, text), path: single });
+    }
+    entry.tools.extend(tool_files(files, &format!("skills/{dir}/tools/")));
     entry
 }
 
