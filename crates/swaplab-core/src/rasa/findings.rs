@@ -46,6 +46,7 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
         .chain(report.skills.iter().filter_map(|entry| entry.responses.as_ref()))
         .flat_map(|file| file.responses.iter().map(|response| response.name.as_str()))
         .collect();
+    let ids: BTreeSet<&str> = report.skills.iter().map(|entry| entry.dir.as_str()).collect();
     for skill in report.loaded_skills() {
         let file = format!("skills/{}/skill.md", skill.id);
         let mut push = |span: Span, code: &str, message: String| {
@@ -60,8 +61,9 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
                     .is_some_and(|entry| own.is_some_and(|memory| memory.field(entry).is_some()))
         };
         import_findings(report, skill, &mut push);
-        tool_findings(report, skill, &mut push);
-        prose_findings(report, skill, &readable, &mut push);
+        let visible = visible_tools(report, skill);
+        tool_findings(skill, &visible, &mut push);
+        prose_findings(report, skill, &ids, &visible, &readable, &mut push);
         step_findings(report, skill, &readable, &mut push);
         response_findings(skill, &responses, &mut push);
         if skill.is_default && !BUNDLED_DEFAULT_SKILLS.contains(&skill.id.as_str()) {
@@ -139,8 +141,7 @@ fn unresolved(skill: &str, name: &str, where_: &str) -> String {
 }
 
 /// §6.5: constraints, block tools and execute steps that name nothing the skill can see.
-fn tool_findings(report: &ProjectReport, skill: &Skill, push: &mut Push<'_>) {
-    let visible = visible_tools(report, skill);
+fn tool_findings(skill: &Skill, visible: &BTreeSet<String>, push: &mut Push<'_>) {
     let constraints =
         skill.tools.iter().filter(|gate| skill.tool_constraint_names.contains(&gate.name));
     let block_gates = skill.blocks().flat_map(|block| block.tools.iter());
@@ -215,11 +216,11 @@ fn memory_references(text: &str) -> Vec<(String, Option<(String, String)>)> {
 fn prose_findings(
     report: &ProjectReport,
     skill: &Skill,
+    ids: &BTreeSet<&str>,
+    visible: &BTreeSet<String>,
     readable: &dyn Fn(&str) -> bool,
     push: &mut Push<'_>,
 ) {
-    let visible = visible_tools(report, skill);
-    let ids: BTreeSet<&str> = report.skills.iter().map(|entry| entry.dir.as_str()).collect();
     for segment in skill.segments() {
         let span = segment.span;
         for (_, target) in find_at_references(&segment.text, "skill") {
