@@ -28,9 +28,13 @@
 //!   `for`, `with … as` and `except … as`, followed textually.
 //! - **Results**: `return ToolResult(llm_response={…})` (Rasa) and `return Model(key=…)`
 //!   or `return {…}` (FastMCP).
+//!
+//! [`compile_module`] goes further and *runs* that subset: a small, bounded interpreter
+//! executes a tool's body against a [`Host`] standing in for the CRM and project memory.
 
 mod annotation;
 mod body;
+mod interp;
 mod lex;
 mod literal;
 mod locate;
@@ -43,6 +47,7 @@ mod tools;
 pub use body::{
     ArgOrigin, ArgSlot, CallArg, CrmCall, MemoryAccess, MemoryOp, Param, ParamKind, ResultKey,
 };
+pub use interp::{Host, HostError, Outcome, Program, PyValue, compile_module};
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};
 pub use pydantic::Extra;

@@ -8,6 +8,7 @@ mod diagnostic;
 mod diff;
 mod markdown;
 mod python;
+mod python_interp;
 mod pyyaml;
 mod rasa_config;
 mod rasa_project;

@@ -1,0 +1,279 @@
+//! The tree the interpreter runs: statements and expressions of the subset, each with the
+//! byte range of the source it came from, plus the module's functions, models and
+//! module-level names.
+//!
+//! Every expression records its depth, which the parser caps, so that walking, cloning
+//! and dropping a tree never recurses deeper than [`super::MAX_NESTING`].
+
+use std::collections::BTreeSet;
+
+use crate::diagnostic::Diagnostic;
+use crate::python::Extra;
+
+/// A byte range of the file: start, end.
+pub(crate) type At = (usize, usize);
+
+/// A literal.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Const {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+}
+
+/// An expression, where it is, and how deep its tree is.
+#[derive(Clone, Debug)]
+pub(crate) struct Expr {
+    pub(crate) kind: ExprKind,
+    pub(crate) at: At,
+    pub(crate) depth: usize,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum UnOp {
+    Not,
+    Neg,
+    Pos,
+    Invert,
+}
+
+/// Binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    MatMul,
+    BitOr,
+    BitXor,
+    BitAnd,
+    LShift,
+    RShift,
+}
+
+impl BinOp {
+    /// The operator as Python spells it.
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "** or pow()",
+            BinOp::MatMul => "@",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::BitAnd => "&",
+            BinOp::LShift => "<<",
+            BinOp::RShift => ">>",
+        }
+    }
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CmpOp {
+    Eq,
+    NotEq,
+    Lt,
+    LtE,
+    Gt,
+    GtE,
+    In,
+    NotIn,
+    Is,
+    IsNot,
+}
+
+/// What a comprehension builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CompKind {
+    List,
+    Set,
+    Dict,
+    /// A generator expression, evaluated eagerly into a list.
+    Gen,
+}
+
+/// The kinds of expression.
+#[derive(Clone, Debug)]
+pub(crate) enum ExprKind {
+    Const(Const),
+    FString(Vec<FPart>),
+    Name(String),
+    Attr(Box<Expr>, String),
+    Subscript(Box<Expr>, Box<Expr>),
+    /// `lower:upper:step`, only as the index of a subscript.
+    Slice(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
+    Call(Box<Expr>, Vec<Expr>, Vec<(String, Expr)>),
+    Await(Box<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    And(Vec<Expr>),
+    Or(Vec<Expr>),
+    Compare(Box<Expr>, Vec<(CmpOp, Expr)>),
+    IfElse {
+        test: Box<Expr>,
+        body: Box<Expr>,
+        orelse: Box<Expr>,
+    },
+    List(Vec<Expr>),
+    Tuple(Vec<Expr>),
+    Set(Vec<Expr>),
+    Dict(Vec<(Expr, Expr)>),
+    Comp {
+        kind: CompKind,
+        elt: Box<Expr>,
+        value: Option<Box<Expr>>,
+        clauses: Vec<Clause>,
+    },
+}
+
+/// `for target in iter if cond…` of a comprehension.
+#[derive(Clone, Debug)]
+pub(crate) struct Clause {
+    pub(crate) target: Target,
+    pub(crate) iter: Expr,
+    pub(crate) conds: Vec<Expr>,
+}
+
+/// A piece of an f-string.
+#[derive(Clone, Debug)]
+pub(crate) enum FPart {
+    Text(String),
+    Field(Box<Field>),
+}
+
+/// `{expr!conversion:spec}` in an f-string.
+#[derive(Clone, Debug)]
+pub(crate) struct Field {
+    pub(crate) expr: Expr,
+    pub(crate) conversion: Option<char>,
+    pub(crate) spec: Vec<FPart>,
+}
+
+/// What an assignment, `for` or `del` binds.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    Name(String),
+    Subscript(Box<Expr>, Box<Expr>, At),
+    Unpack(Vec<Target>, At),
+}
+
+/// A statement and where it is.
+#[derive(Clone, Debug)]
+pub(crate) struct Stmt {
+    pub(crate) kind: StmtKind,
+    pub(crate) at: At,
+}
+
+/// The kinds of statement.
+#[derive(Clone, Debug)]
+pub(crate) enum StmtKind {
+    Expr(Expr),
+    Assign(Vec<Target>, Expr),
+    AugAssign(Target, BinOp, Expr),
+    If(Vec<(Expr, Vec<Stmt>)>, Vec<Stmt>),
+    For(Target, Expr, Vec<Stmt>, Vec<Stmt>),
+    While(Expr, Vec<Stmt>, Vec<Stmt>),
+    Return(Option<Expr>),
+    Pass,
+    Break,
+    Continue,
+    Raise(Option<Expr>, Option<Expr>),
+    Try { body: Vec<Stmt>, handlers: Vec<Handler>, orelse: Vec<Stmt>, finally: Vec<Stmt> },
+    Assert(Expr, Option<Expr>),
+    Del(Vec<Target>),
+}
+
+/// `except [types [as name]]:` and its block.
+#[derive(Clone, Debug)]
+pub(crate) struct Handler {
+    pub(crate) types: Option<Expr>,
+    pub(crate) name: Option<String>,
+    pub(crate) body: Vec<Stmt>,
+}
+
+/// What a parameter receives when the caller does not pass it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ParamKind {
+    Plain,
+    /// Rasa's `context: ToolContext`.
+    RasaContext,
+    /// FastMCP's `ctx: Context`.
+    McpContext,
+}
+
+/// One parameter of a function.
+#[derive(Clone, Debug)]
+pub(crate) struct ParamDef {
+    pub(crate) name: String,
+    pub(crate) default: Option<Expr>,
+    pub(crate) kind: ParamKind,
+}
+
+/// A module-level function.
+#[derive(Clone, Debug)]
+pub(crate) struct Function {
+    pub(crate) name: String,
+    pub(crate) params: Vec<ParamDef>,
+    /// The body, or why it cannot run.
+    pub(crate) body: Result<Vec<Stmt>, Diagnostic>,
+    /// Every name the body binds: Python's local variables.
+    pub(crate) locals: BTreeSet<String>,
+    /// From `def` to the end of the body.
+    pub(crate) range: At,
+}
+
+/// How a model field gets its value when the call does not give one.
+#[derive(Clone, Debug)]
+pub(crate) enum FieldDefault {
+    Required,
+    Value(Expr),
+    Factory(Expr),
+    Unsupported(Box<Diagnostic>),
+}
+
+/// One field of a model.
+#[derive(Clone, Debug)]
+pub(crate) struct ModelField {
+    pub(crate) name: String,
+    pub(crate) default: FieldDefault,
+}
+
+/// A pydantic `BaseModel` class of the file.
+#[derive(Clone, Debug)]
+pub(crate) struct Model {
+    pub(crate) name: String,
+    /// Indices of the base classes that are models of the file.
+    pub(crate) bases: Vec<usize>,
+    /// All fields, inherited ones first, as pydantic orders them.
+    pub(crate) fields: Vec<ModelField>,
+    pub(crate) extra: Extra,
+    /// Methods the class defines (not run: calling one is outside the subset).
+    pub(crate) methods: Vec<String>,
+}
+
+/// What a module-level name is bound to.
+#[derive(Clone, Debug)]
+pub(crate) enum Global {
+    Function(usize),
+    Model(usize),
+    ToolResult,
+    /// The CRM client (`from hubspot_client import crm`).
+    Client,
+    ExcClass(String),
+    /// `NAME = expression`, evaluated on first use in each call.
+    Value(Box<Result<Expr, Diagnostic>>),
+    /// An imported module or name, or a class, outside the subset: using it stops the run.
+    Other(String),
+}

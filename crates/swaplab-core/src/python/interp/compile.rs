@@ -1,0 +1,870 @@
+//! Compiling one file: module-level imports, constants, functions (their parameters and
+//! bodies, statement by statement), pydantic models and exception classes, into a
+//! [`Program`].
+//!
+//! Blocks are read from the logical lines the shared [`Source`] grammar splits, nested at
+//! most [`MAX_NESTING`] levels; a body that cannot be compiled keeps its first problem
+//! as a diagnostic, and calling the function reports it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::ast::{
+    At, BinOp, FieldDefault, Function, Global, Handler, Model, ModelField, ParamDef, ParamKind,
+    Stmt, StmtKind, Target,
+};
+use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
+use super::runtime::is_builtin_exception;
+use super::{MAX_NESTING, Program};
+use crate::diagnostic::{Diagnostic, Phase, Span};
+use crate::python::annotation::parse_type;
+use crate::python::lex::{SYNTAX, TokenKind};
+use crate::python::literal::literal_value;
+use crate::python::source::{Body, Class, Def, Import, Item, Line, Source, Stmt as RawStmt};
+use crate::python::tools::CLIENT_MODULE;
+use crate::python::{Extra, Value};
+
+/// Names the file imported that compiling needs to recognise, under the names it uses.
+struct Names {
+    base_model: Vec<String>,
+    field: Vec<String>,
+    config_dict: Vec<String>,
+    tool_context: Vec<String>,
+    mcp_context: Vec<String>,
+}
+
+impl Names {
+    fn new() -> Names {
+        let one = |name: &str| vec![name.to_owned()];
+        Names {
+            base_model: vec!["BaseModel".to_owned(), "pydantic.BaseModel".to_owned()],
+            field: vec!["Field".to_owned(), "pydantic.Field".to_owned()],
+            config_dict: vec!["ConfigDict".to_owned(), "pydantic.ConfigDict".to_owned()],
+            tool_context: one("ToolContext"),
+            mcp_context: one("Context"),
+        }
+    }
+
+    /// What a parameter receives when the caller does not pass it.
+    fn param_kind(&self, name: &str, annotation: Option<&str>) -> ParamKind {
+        let words: Vec<&str> = annotation
+            .unwrap_or_default()
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mentions = |names: &[String]| words.iter().any(|w| names.iter().any(|n| n == w));
+        if mentions(&self.tool_context) {
+            ParamKind::RasaContext
+        } else if mentions(&self.mcp_context) {
+            ParamKind::McpContext
+        } else if name == "context" {
+            ParamKind::RasaContext
+        } else {
+            ParamKind::Plain
+        }
+    }
+}
+
+/// The program being built.
+struct Module<'p> {
+    path: &'p str,
+    names: Names,
+    functions: Vec<Function>,
+    models: Vec<Model>,
+    globals: BTreeMap<String, Global>,
+    exc_parents: BTreeMap<String, String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Compiles a file. Never panics.
+pub(crate) fn compile(path: &str, text: &str) -> Program {
+    let mut source = Source::parse(path, text);
+    let items = source.items();
+    let mut module = Module {
+        path,
+        names: Names::new(),
+        functions: Vec::new(),
+        models: Vec::new(),
+        globals: BTreeMap::new(),
+        exc_parents: BTreeMap::new(),
+        diagnostics: Vec::new(),
+    };
+    for item in &items {
+        match item {
+            Item::Statement(stmt) => module.statement(&mut source, *stmt),
+            Item::Class(class) => module.class(&mut source, class),
+            Item::Def(def) => module.def(&mut source, def),
+        }
+    }
+    let spans: Vec<Span> =
+        module.functions.iter().map(|f| source.findings.span(f.range.0, f.range.1)).collect();
+    let mut diagnostics = source.findings.finish();
+    for (function, span) in module.functions.iter_mut().zip(spans) {
+        let broken = diagnostics.iter().find(|d| {
+            d.code == SYNTAX
+                && d.is_error()
+                && d.span.start >= span.start
+                && d.span.start <= span.end
+        });
+        if let (Some(problem), Ok(_)) = (broken, &function.body) {
+            function.body = Err(problem.clone());
+        }
+    }
+    diagnostics.append(&mut module.diagnostics);
+    diagnostics.sort_by(|a, b| (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message)));
+    diagnostics.dedup();
+    Program {
+        diagnostics,
+        path: path.to_owned(),
+        text: text.to_owned(),
+        functions: module.functions,
+        models: module.models,
+        globals: module.globals,
+        exc_parents: module.exc_parents,
+    }
+}
+
+/// The diagnostic for a problem.
+fn diagnostic(source: &Source<'_>, path: &str, problem: &Problem) -> Diagnostic {
+    let span = source.findings.span(problem.at.0, problem.at.1);
+    Diagnostic::error(path, span, Phase::Read, problem.code, problem.message.clone())
+}
+
+impl Module<'_> {
+    fn report(&mut self, source: &Source<'_>, problem: &Problem) -> Diagnostic {
+        let diagnostic = diagnostic(source, self.path, problem);
+        self.diagnostics.push(diagnostic.clone());
+        diagnostic
+    }
+
+    /// A module-level statement: an import, or `NAME = expression`.
+    fn statement(&mut self, source: &mut Source<'_>, stmt: RawStmt) {
+        if stmt.header {
+            return;
+        }
+        if let Some(import) = source.import(stmt) {
+            self.import(import);
+            return;
+        }
+        let parts = source.split(stmt.start, stmt.end, "=");
+        let [(ts, te), value] = parts.as_slice() else { return };
+        let te = source.find_top(*ts, *te, |i| source.is_op(i, ":")).unwrap_or(*te);
+        let Some(name) = source.identifier(*ts).filter(|_| te == ts + 1) else { return };
+        let value = Parser::expression_list(source, *value, self.path);
+        let value = value.map_err(|problem| self.report(source, &problem));
+        self.globals.insert(name.to_owned(), Global::Value(Box::new(value)));
+    }
+
+    fn import(&mut self, import: Import) {
+        let Some(module) = import.from else {
+            for (name, alias, _) in import.names {
+                let bound = if alias == name {
+                    name.split('.').next().unwrap_or_default().to_owned()
+                } else {
+                    alias
+                };
+                self.globals.insert(bound, Global::Other(format!("the module `{name}`")));
+            }
+            return;
+        };
+        for (name, alias, _) in import.names {
+            match (module.as_str(), name.as_str()) {
+                ("pydantic" | "pydantic.main", "BaseModel") => {
+                    self.names.base_model.push(alias.clone());
+                }
+                ("pydantic" | "pydantic.fields", "Field") => self.names.field.push(alias.clone()),
+                ("pydantic" | "pydantic.config", "ConfigDict") => {
+                    self.names.config_dict.push(alias.clone());
+                }
+                (m, "Context") if m.contains("fastmcp") => {
+                    self.names.mcp_context.push(alias.clone());
+                }
+                (_, "ToolContext") => self.names.tool_context.push(alias.clone()),
+                _ => {}
+            }
+            let global = if module == CLIENT_MODULE {
+                Global::Client
+            } else if name == "ToolResult" {
+                Global::ToolResult
+            } else if is_builtin_exception(&name)
+                || name.ends_with("Error")
+                || name.ends_with("Exception")
+            {
+                Global::ExcClass(name.clone())
+            } else {
+                Global::Other(format!("`{name}` (imported from `{module}`)"))
+            };
+            self.globals.insert(alias, global);
+        }
+    }
+
+    fn class(&mut self, source: &mut Source<'_>, class: &Class) {
+        let name = source.text(class.name).to_owned();
+        let bases: Vec<String> = class
+            .bases
+            .map(|parens| source.args(parens))
+            .unwrap_or_default()
+            .iter()
+            .filter(|a| a.keyword.is_none() && a.stars == 0)
+            .filter_map(|a| {
+                source.call(a.start, a.end).filter(|c| c.parens.is_none()).map(|c| c.name)
+            })
+            .collect();
+        let model_bases: Vec<usize> = bases
+            .iter()
+            .filter_map(|b| match self.globals.get(b) {
+                Some(Global::Model(i)) => Some(*i),
+                _ => None,
+            })
+            .collect();
+        if !model_bases.is_empty() || bases.iter().any(|b| self.names.base_model.contains(b)) {
+            let model = self.model(source, class, name.clone(), model_bases);
+            self.models.push(model);
+            self.globals.insert(name, Global::Model(self.models.len() - 1));
+            return;
+        }
+        let exception_base = bases.iter().find_map(|b| match self.globals.get(b) {
+            Some(Global::ExcClass(base)) => Some(base.clone()),
+            Some(_) => None,
+            None => is_builtin_exception(b).then(|| b.clone()),
+        });
+        if let Some(base) = exception_base {
+            self.exc_parents.insert(name.clone(), base);
+            self.globals.insert(name.clone(), Global::ExcClass(name));
+            return;
+        }
+        let what = format!("the class `{name}`");
+        self.globals.insert(name, Global::Other(what));
+    }
+
+    fn model(
+        &mut self,
+        source: &mut Source<'_>,
+        class: &Class,
+        name: String,
+        bases: Vec<usize>,
+    ) -> Model {
+        let mut extra =
+            bases.first().and_then(|&b| self.models.get(b)).map(|m| m.extra).unwrap_or_default();
+        let mut methods = Vec::new();
+        let mut statements = Vec::new();
+        if let Some((s, e)) = class.body.inline {
+            source.line_statements(s, e, &mut statements);
+        }
+        for li in class.body.lines.0..class.body.lines.1 {
+            let Some(line) = source.lines.get(li).copied().filter(|l| l.depth == 1) else {
+                continue;
+            };
+            let def_at = line.start + usize::from(source.is_name(line.start, "async"));
+            if source.is_name(def_at, "def") {
+                if let Some(method) = source.identifier(def_at + 1) {
+                    methods.push(method.to_owned());
+                }
+                continue;
+            }
+            if !source.is_op(line.start, "@") {
+                source.line_statements(line.start, line.end, &mut statements);
+            }
+        }
+        let mut own: Vec<ModelField> = Vec::new();
+        for stmt in statements.into_iter().filter(|s| !s.header) {
+            let Some(field) = source.identifier(stmt.start) else { continue };
+            let equals = source.find_top(stmt.start, stmt.end, |i| source.is_op(i, "="));
+            if field == "model_config" {
+                if let Some(eq) = equals {
+                    extra = self.model_extra(source, (eq + 1, stmt.end)).unwrap_or(extra);
+                }
+                continue;
+            }
+            if !source.is_op(stmt.start + 1, ":") || field.starts_with('_') {
+                continue;
+            }
+            let annotation = (stmt.start + 2, equals.unwrap_or(stmt.end));
+            if annotation.0 >= annotation.1
+                || parse_type(source, annotation.0, annotation.1).base() == Some("ClassVar")
+            {
+                continue;
+            }
+            let default = match equals {
+                Some(eq) if eq + 1 < stmt.end => self.field_default(source, (eq + 1, stmt.end)),
+                _ => FieldDefault::Required,
+            };
+            match own.iter_mut().find(|f| f.name == field) {
+                Some(slot) => slot.default = default,
+                None => own.push(ModelField { name: field.to_owned(), default }),
+            }
+        }
+        // pydantic's order: along the reversed MRO, a redefined field keeping its place.
+        let mut fields: Vec<ModelField> = Vec::new();
+        let inherited = bases.iter().rev().filter_map(|&b| self.models.get(b));
+        for field in inherited.flat_map(|m| m.fields.iter()).chain(own.iter()) {
+            match fields.iter_mut().find(|f| f.name == field.name) {
+                Some(slot) => slot.default = field.default.clone(),
+                None => fields.push(field.clone()),
+            }
+        }
+        Model { name, bases, fields, extra, methods }
+    }
+
+    /// A field's `= default`, `Field(…)` read.
+    fn field_default(&mut self, source: &Source<'_>, (start, end): (usize, usize)) -> FieldDefault {
+        let ellipsis = |s: usize, e: usize| e == s + 1 && source.is_op(s, "...");
+        if ellipsis(start, end) {
+            return FieldDefault::Required;
+        }
+        let call = source.call(start, end).filter(|c| self.names.field.contains(&c.name));
+        let Some(parens) = call.and_then(|c| c.parens) else {
+            return match Parser::expression(source, (start, end), self.path) {
+                Ok(expr) => FieldDefault::Value(expr),
+                Err(problem) => FieldDefault::Unsupported(Box::new(self.report(source, &problem))),
+            };
+        };
+        let mut default = FieldDefault::Required;
+        let mut positional = 0;
+        for arg in source.args(parens) {
+            let slot = match arg.keyword.map(|k| source.text(k)) {
+                Some(keyword) => keyword,
+                None if arg.stars == 0 && positional == 0 => {
+                    positional += 1;
+                    "default"
+                }
+                None => continue,
+            };
+            if slot != "default" && slot != "default_factory" {
+                continue;
+            }
+            if slot == "default" && ellipsis(arg.start, arg.end) {
+                default = FieldDefault::Required;
+                continue;
+            }
+            default = match Parser::expression(source, (arg.start, arg.end), self.path) {
+                Ok(expr) if slot == "default" => FieldDefault::Value(expr),
+                Ok(expr) => FieldDefault::Factory(expr),
+                Err(problem) => FieldDefault::Unsupported(Box::new(self.report(source, &problem))),
+            };
+        }
+        default
+    }
+
+    /// `extra` from `model_config = {"extra": …}` or `ConfigDict(extra=…)`.
+    fn model_extra(&self, source: &Source<'_>, (start, end): (usize, usize)) -> Option<Extra> {
+        let value = match source.call(start, end) {
+            Some(call) if self.names.config_dict.contains(&call.name) => {
+                let args = call.parens.map(|p| source.args(p)).unwrap_or_default();
+                let arg = source.arg(&args, "extra", None)?;
+                literal_value(source, arg.start, arg.end, 0)?
+            }
+            _ => match literal_value(source, start, end, 0)? {
+                Value::Object(entries) => entries.into_iter().find(|(k, _)| k == "extra")?.1,
+                _ => return None,
+            },
+        };
+        match value {
+            Value::Str(word) if word == "allow" => Some(Extra::Allow),
+            Value::Str(word) if word == "forbid" => Some(Extra::Forbid),
+            Value::Str(word) if word == "ignore" => Some(Extra::Ignore),
+            _ => None,
+        }
+    }
+
+    fn def(&mut self, source: &mut Source<'_>, def: &Def) {
+        let name = source.text(def.name).to_owned();
+        let raw = source.params(def.parens);
+        let mut problem: Option<Box<Problem>> = None;
+        let mut params = Vec::new();
+        for p in &raw {
+            if p.stars > 0 {
+                let at = source.bytes(p.first, p.name + 1);
+                problem.get_or_insert_with(|| unsupported(at, "a `*args` or `**kwargs` parameter"));
+                continue;
+            }
+            let param = source.text(p.name).to_owned();
+            let annotation = p.annotation.map(|(s, e)| source.slice(s, e));
+            let kind = self.names.param_kind(&param, annotation);
+            let default = match p.default {
+                Some(range) => match Parser::expression(source, range, self.path) {
+                    Ok(expr) => Some(expr),
+                    Err(found) => {
+                        problem.get_or_insert(found);
+                        None
+                    }
+                },
+                None => None,
+            };
+            params.push(ParamDef { name: param, default, kind });
+        }
+        let keyword = def.name.saturating_sub(1 + usize::from(def.is_async));
+        let header = source.bytes(keyword, def.name + 1);
+        let body = match problem {
+            Some(found) => Err(found),
+            None => Blocks { src: source, path: self.path }.block(
+                def.body.inline,
+                def.body.lines,
+                Ctx { nesting: 0, in_loop: false },
+                header,
+            ),
+        };
+        let body = body.map_err(|found| self.report(source, &found));
+        let mut locals: BTreeSet<String> = params.iter().map(|p| p.name.clone()).collect();
+        if let Ok(statements) = &body {
+            collect_locals(statements, &mut locals);
+        }
+        let (_, body_end) = source.body_tokens(&Body { ..def.body });
+        let range = source.bytes(keyword, body_end.max(def.name + 1));
+        self.functions.push(Function { name: name.clone(), params, body, locals, range });
+        self.globals.insert(name, Global::Function(self.functions.len() - 1));
+    }
+}
+
+/// Where a block is: how deep, and whether `break` may appear.
+#[derive(Clone, Copy)]
+struct Ctx {
+    nesting: usize,
+    in_loop: bool,
+}
+
+impl Ctx {
+    fn deeper(self) -> Ctx {
+        Ctx { nesting: self.nesting + 1, ..self }
+    }
+}
+
+/// Compiles blocks of statements.
+struct Blocks<'s, 'a> {
+    src: &'s Source<'a>,
+    path: &'s str,
+}
+
+impl Blocks<'_, '_> {
+    fn at(&self, start: usize, end: usize) -> At {
+        self.src.bytes(start, end.max(start + 1))
+    }
+
+    /// The statements after a header's colon and on lines `lines.0..lines.1`.
+    fn block(
+        &self,
+        inline: Option<(usize, usize)>,
+        lines: (usize, usize),
+        ctx: Ctx,
+        header: At,
+    ) -> PResult<Vec<Stmt>> {
+        if ctx.nesting > MAX_NESTING {
+            return Err(limit(header, format!("blocks nest more than {MAX_NESTING} levels deep")));
+        }
+        let mut out = Vec::new();
+        if let Some((s, e)) = inline {
+            self.simple_line(s, e, ctx, &mut out)?;
+        }
+        let base = self.src.lines.get(lines.0).filter(|_| lines.0 < lines.1).map(|l| l.depth);
+        let mut li = lines.0;
+        while li < lines.1 {
+            let Some(line) = self.src.lines.get(li).copied() else { break };
+            if Some(line.depth) != base {
+                return Err(syntax(self.at(line.start, line.end), "unexpected indent"));
+            }
+            li = self.statement(li, lines.1, line, ctx, &mut out)?;
+        }
+        if out.is_empty() {
+            return Err(syntax(header, "expected an indented block"));
+        }
+        Ok(out)
+    }
+
+    fn line(&self, li: usize, limit: usize, depth: usize) -> Option<Line> {
+        (li < limit).then(|| self.src.lines.get(li).copied()).flatten().filter(|l| l.depth == depth)
+    }
+
+    fn colon(&self, line: Line) -> PResult<usize> {
+        self.src
+            .header_colon(line.start, line.end)
+            .ok_or_else(|| syntax(self.at(line.start, line.end), "expected ':'"))
+    }
+
+    /// The block of the compound statement on line `li`, whose lines end at `next`.
+    fn clause_body(&self, li: usize, next: usize, line: Line, ctx: Ctx) -> PResult<Vec<Stmt>> {
+        let colon = self.colon(line)?;
+        let inline = (colon + 1 < line.end).then_some((colon + 1, line.end));
+        self.block(inline, (li + 1, next), ctx, self.at(line.start, colon))
+    }
+
+    /// `if test:` / `elif test:` / `while test:` and its block.
+    fn clause(
+        &self,
+        li: usize,
+        next: usize,
+        line: Line,
+        ctx: Ctx,
+    ) -> PResult<(super::ast::Expr, Vec<Stmt>)> {
+        let colon = self.colon(line)?;
+        let test = Parser::expression(self.src, (line.start + 1, colon), self.path)?;
+        Ok((test, self.clause_body(li, next, line, ctx)?))
+    }
+
+    /// `else:` (or `try:`, `finally:`) and its block.
+    fn bare(&self, li: usize, next: usize, line: Line, ctx: Ctx) -> PResult<Vec<Stmt>> {
+        let colon = self.colon(line)?;
+        if colon != line.start + 1 {
+            return Err(syntax(self.at(line.start + 1, colon), "expected ':'"));
+        }
+        self.clause_body(li, next, line, ctx)
+    }
+
+    /// An `else:` block after a loop, if there is one: the block and the next line.
+    fn loop_else(
+        &self,
+        li: usize,
+        limit: usize,
+        depth: usize,
+        ctx: Ctx,
+    ) -> PResult<(Vec<Stmt>, usize)> {
+        match self.line(li, limit, depth) {
+            Some(line) if self.src.is_name(line.start, "else") => {
+                let next = self.src.block_end(li).min(limit);
+                Ok((self.bare(li, next, line, ctx)?, next))
+            }
+            _ => Ok((Vec::new(), li)),
+        }
+    }
+
+    /// The statement on line `li` (with its clauses); returns the line after it.
+    fn statement(
+        &self,
+        li: usize,
+        limit: usize,
+        line: Line,
+        ctx: Ctx,
+        out: &mut Vec<Stmt>,
+    ) -> PResult<usize> {
+        let next = self.src.block_end(li).min(limit);
+        let (start, end) = (line.start, line.end);
+        let at = self.at(start, end);
+        let word = if self.src.is_kind(start, TokenKind::Name) { self.src.text(start) } else { "" };
+        let deeper = ctx.deeper();
+        let looping = Ctx { in_loop: true, ..deeper };
+        match word {
+            "if" => {
+                let mut branches = vec![self.clause(li, next, line, deeper)?];
+                let mut orelse = Vec::new();
+                let mut li = next;
+                while let Some(l) = self.line(li, limit, line.depth) {
+                    let n = self.src.block_end(li).min(limit);
+                    if self.src.is_name(l.start, "elif") {
+                        branches.push(self.clause(li, n, l, deeper)?);
+                    } else if self.src.is_name(l.start, "else") {
+                        orelse = self.bare(li, n, l, deeper)?;
+                        li = n;
+                        break;
+                    } else {
+                        break;
+                    }
+                    li = n;
+                }
+                out.push(Stmt { kind: StmtKind::If(branches, orelse), at });
+                Ok(li)
+            }
+            "while" => {
+                let (test, body) = self.clause(li, next, line, looping)?;
+                let (orelse, li) = self.loop_else(next, limit, line.depth, deeper)?;
+                out.push(Stmt { kind: StmtKind::While(test, body, orelse), at });
+                Ok(li)
+            }
+            "for" => {
+                let colon = self.colon(line)?;
+                let mut parser = Parser::new(self.src, start + 1, colon, self.path);
+                let target = to_target(parser.targets()?)?;
+                parser.expect_word("in")?;
+                let iter = parser.exprlist()?;
+                parser.finish()?;
+                let body = self.clause_body(li, next, line, looping)?;
+                let (orelse, li) = self.loop_else(next, limit, line.depth, deeper)?;
+                out.push(Stmt { kind: StmtKind::For(target, iter, body, orelse), at });
+                Ok(li)
+            }
+            "try" => self.try_statement(li, next, limit, line, deeper, out),
+            "elif" | "else" | "except" | "finally" => {
+                Err(syntax(self.at(start, start + 1), "invalid syntax"))
+            }
+            "with" | "class" | "def" | "async" | "global" | "nonlocal" => {
+                let what = match word {
+                    "class" => "a class defined inside a function",
+                    "def" => "a function defined inside a function",
+                    "async" => "`async def`, `async for` and `async with` inside a function",
+                    "with" => "`with`",
+                    "global" => "`global`",
+                    _ => "`nonlocal`",
+                };
+                Err(unsupported(self.at(start, start + 1), what))
+            }
+            "match" if self.src.is_op(end.saturating_sub(1), ":") => {
+                Err(unsupported(self.at(start, start + 1), "`match`"))
+            }
+            _ if self.src.is_op(start, "@") => {
+                Err(unsupported(self.at(start, start + 1), "a decorator inside a function"))
+            }
+            _ => {
+                if let Some(deeper_line) = self.src.lines.get(li + 1).filter(|_| next > li + 1) {
+                    let at = self.at(deeper_line.start, deeper_line.end);
+                    return Err(syntax(at, "unexpected indent"));
+                }
+                self.simple_line(start, end, ctx, out)?;
+                Ok(li + 1)
+            }
+        }
+    }
+
+    fn try_statement(
+        &self,
+        li: usize,
+        next: usize,
+        limit: usize,
+        line: Line,
+        ctx: Ctx,
+        out: &mut Vec<Stmt>,
+    ) -> PResult<usize> {
+        let body = self.bare(li, next, line, ctx)?;
+        let mut handlers = Vec::new();
+        let mut orelse = Vec::new();
+        let mut finally = Vec::new();
+        let mut li = next;
+        while let Some(l) = self.line(li, limit, line.depth) {
+            if !self.src.is_name(l.start, "except") {
+                break;
+            }
+            if self.src.is_op(l.start + 1, "*") {
+                return Err(unsupported(self.at(l.start, l.start + 2), "`except*`"));
+            }
+            let n = self.src.block_end(li).min(limit);
+            let colon = self.colon(l)?;
+            let (types, name) = self.except_header(l.start + 1, colon)?;
+            let body = self.clause_body(li, n, l, ctx)?;
+            handlers.push(Handler { types, name, body });
+            li = n;
+        }
+        if let Some(l) =
+            self.line(li, limit, line.depth).filter(|l| self.src.is_name(l.start, "else"))
+        {
+            if handlers.is_empty() {
+                return Err(syntax(self.at(l.start, l.start + 1), "invalid syntax"));
+            }
+            let n = self.src.block_end(li).min(limit);
+            orelse = self.bare(li, n, l, ctx)?;
+            li = n;
+        }
+        if let Some(l) =
+            self.line(li, limit, line.depth).filter(|l| self.src.is_name(l.start, "finally"))
+        {
+            let n = self.src.block_end(li).min(limit);
+            finally = self.bare(li, n, l, ctx)?;
+            li = n;
+        }
+        if handlers.is_empty() && finally.is_empty() {
+            let at = self.at(line.start, line.end);
+            return Err(syntax(at, "expected 'except' or 'finally' block"));
+        }
+        let at = self.at(line.start, line.start + 1);
+        out.push(Stmt { kind: StmtKind::Try { body, handlers, orelse, finally }, at });
+        Ok(li)
+    }
+
+    fn except_header(
+        &self,
+        start: usize,
+        colon: usize,
+    ) -> PResult<(Option<super::ast::Expr>, Option<String>)> {
+        if start >= colon {
+            return Ok((None, None));
+        }
+        let Some(as_at) = self.src.find_top(start, colon, |i| self.src.is_name(i, "as")) else {
+            return Ok((Some(Parser::expression(self.src, (start, colon), self.path)?), None));
+        };
+        let types = Parser::expression(self.src, (start, as_at), self.path)?;
+        let name = self.src.identifier(as_at + 1).filter(|_| as_at + 2 == colon);
+        let Some(name) = name else {
+            return Err(syntax(
+                self.at(as_at, colon),
+                "invalid syntax: expected a name after 'as'",
+            ));
+        };
+        Ok((Some(types), Some(name.to_owned())))
+    }
+
+    /// The simple statements of a line, split at `;`.
+    fn simple_line(&self, start: usize, end: usize, ctx: Ctx, out: &mut Vec<Stmt>) -> PResult<()> {
+        for (s, e) in self.src.split(start, end, ";") {
+            if s < e {
+                out.push(self.simple(s, e, ctx)?);
+            }
+        }
+        Ok(())
+    }
+
+    fn simple(&self, s: usize, e: usize, ctx: Ctx) -> PResult<Stmt> {
+        let at = self.at(s, e);
+        let word = if self.src.is_kind(s, TokenKind::Name) { self.src.text(s) } else { "" };
+        let alone = e == s + 1;
+        let expression_list = |range| Parser::expression_list(self.src, range, self.path);
+        let kind = match word {
+            "pass" if alone => StmtKind::Pass,
+            "break" | "continue" if alone => {
+                if !ctx.in_loop {
+                    let message = if word == "break" {
+                        "'break' outside loop"
+                    } else {
+                        "'continue' not properly in loop"
+                    };
+                    return Err(syntax(at, message));
+                }
+                if word == "break" { StmtKind::Break } else { StmtKind::Continue }
+            }
+            "return" => {
+                StmtKind::Return(if alone { None } else { Some(expression_list((s + 1, e))?) })
+            }
+            "raise" => {
+                if alone {
+                    StmtKind::Raise(None, None)
+                } else {
+                    let from = self.src.find_top(s + 1, e, |i| self.src.is_name(i, "from"));
+                    let exc = Parser::expression(self.src, (s + 1, from.unwrap_or(e)), self.path)?;
+                    let cause = match from {
+                        Some(f) => Some(Parser::expression(self.src, (f + 1, e), self.path)?),
+                        None => None,
+                    };
+                    StmtKind::Raise(Some(exc), cause)
+                }
+            }
+            "assert" => {
+                let comma = self.src.find_top(s + 1, e, |i| self.src.is_op(i, ","));
+                let test = Parser::expression(self.src, (s + 1, comma.unwrap_or(e)), self.path)?;
+                let message = match comma {
+                    Some(c) => Some(Parser::expression(self.src, (c + 1, e), self.path)?),
+                    None => None,
+                };
+                StmtKind::Assert(test, message)
+            }
+            "del" => match to_target(expression_list((s + 1, e))?)? {
+                Target::Unpack(targets, _) => StmtKind::Del(targets),
+                target => StmtKind::Del(vec![target]),
+            },
+            "global" | "nonlocal" | "import" | "from" | "yield" | "with" | "class" | "def"
+            | "async" => {
+                let what = match word {
+                    "import" | "from" => "an import inside a function",
+                    "yield" => "`yield`",
+                    _ => "this statement",
+                };
+                return Err(unsupported(self.at(s, s + 1), what));
+            }
+            _ => self.assignment_or_expression(s, e)?,
+        };
+        Ok(Stmt { kind, at })
+    }
+
+    fn assignment_or_expression(&self, s: usize, e: usize) -> PResult<StmtKind> {
+        let expression_list = |range| Parser::expression_list(self.src, range, self.path);
+        let parts = self.src.split(s, e, "=");
+        if let Some((&value, targets)) = parts.split_last().filter(|(_, t)| !t.is_empty()) {
+            let value = expression_list(value)?;
+            let mut out = Vec::new();
+            for &(ts, te) in targets {
+                let annotated = self.src.find_top(ts, te, |i| self.src.is_op(i, ":"));
+                let target = match annotated {
+                    Some(colon) if targets.len() == 1 => {
+                        Parser::expression(self.src, (ts, colon), self.path)?
+                    }
+                    Some(colon) => return Err(syntax(self.at(colon, colon + 1), "invalid syntax")),
+                    None => expression_list((ts, te))?,
+                };
+                out.push(to_target(target)?);
+            }
+            return Ok(StmtKind::Assign(out, value));
+        }
+        let augmented = self.src.find_top(s, e, |i| augmented_op(self.src, i).is_some());
+        if let Some(k) = augmented {
+            let op = augmented_op(self.src, k).unwrap_or(BinOp::Add);
+            let target = match to_target(Parser::expression(self.src, (s, k), self.path)?)? {
+                Target::Unpack(_, at) => {
+                    return Err(syntax(
+                        at,
+                        "'tuple' is an illegal expression for augmented assignment",
+                    ));
+                }
+                target => target,
+            };
+            return Ok(StmtKind::AugAssign(target, op, expression_list((k + 1, e))?));
+        }
+        if let Some(colon) = self.src.find_top(s, e, |i| self.src.is_op(i, ":")) {
+            // `name: annotation` declares without binding.
+            to_target(Parser::expression(self.src, (s, colon), self.path)?)?;
+            return Ok(StmtKind::Pass);
+        }
+        Ok(StmtKind::Expr(expression_list((s, e))?))
+    }
+}
+
+/// The operator of an augmented assignment token.
+fn augmented_op(src: &Source<'_>, i: usize) -> Option<BinOp> {
+    if !src.is_kind(i, TokenKind::Op) {
+        return None;
+    }
+    Some(match src.text(i) {
+        "+=" => BinOp::Add,
+        "-=" => BinOp::Sub,
+        "*=" => BinOp::Mul,
+        "/=" => BinOp::Div,
+        "//=" => BinOp::FloorDiv,
+        "%=" => BinOp::Mod,
+        "**=" => BinOp::Pow,
+        "|=" => BinOp::BitOr,
+        "&=" => BinOp::BitAnd,
+        "^=" => BinOp::BitXor,
+        "<<=" => BinOp::LShift,
+        ">>=" => BinOp::RShift,
+        "@=" => BinOp::MatMul,
+        _ => return None,
+    })
+}
+
+/// Every name the statements bind (comprehension variables excluded).
+fn collect_locals(statements: &[Stmt], out: &mut BTreeSet<String>) {
+    for stmt in statements {
+        match &stmt.kind {
+            StmtKind::Assign(targets, _) | StmtKind::Del(targets) => {
+                targets.iter().for_each(|t| target_names(t, out));
+            }
+            StmtKind::AugAssign(target, _, _) => target_names(target, out),
+            StmtKind::For(target, _, body, orelse) => {
+                target_names(target, out);
+                collect_locals(body, out);
+                collect_locals(orelse, out);
+            }
+            StmtKind::While(_, body, orelse) => {
+                collect_locals(body, out);
+                collect_locals(orelse, out);
+            }
+            StmtKind::If(branches, orelse) => {
+                branches.iter().for_each(|(_, body)| collect_locals(body, out));
+                collect_locals(orelse, out);
+            }
+            StmtKind::Try { body, handlers, orelse, finally } => {
+                collect_locals(body, out);
+                for handler in handlers {
+                    out.extend(handler.name.iter().cloned());
+                    collect_locals(&handler.body, out);
+                }
+                collect_locals(orelse, out);
+                collect_locals(finally, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The names a target binds.
+pub(crate) fn target_names(target: &Target, out: &mut BTreeSet<String>) {
+    match target {
+        Target::Name(name) => {
+            out.insert(name.clone());
+        }
+        Target::Unpack(items, _) => items.iter().for_each(|t| target_names(t, out)),
+        Target::Subscript(..) => {}
+    }
+}

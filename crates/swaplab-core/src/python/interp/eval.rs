@@ -1,0 +1,1582 @@
+//! Running a compiled function: statements, expressions, names, calls of the file's
+//! functions and models, and what reaches the [`Host`].
+//!
+//! Every statement and expression evaluated is a step; steps, nested calls and nested
+//! evaluations are counted against the limits in [`super`]. An exception is a
+//! [`Signal::Raise`] that `try` can catch; a construct outside the subset or a limit is a
+//! [`Signal::Stop`] that ends the run where it stands. When the call ends, every list
+//! and dict it built is emptied, so reference cycles cannot outlive it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::{Rc, Weak};
+
+use super::ast::{
+    At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, ParamKind, Stmt,
+    StmtKind, Target,
+};
+use super::compile::target_names;
+use super::runtime::{
+    DictObj, ExcObj, ListObj, ObjectObj, Val, builtin_exception_parent, builtin_value,
+};
+use super::{
+    Host, HostError, LIMIT, MAX_CALL_DEPTH, MAX_RECURSION, MAX_SIZE, MAX_STEPS, MAX_VALUE_DEPTH,
+    Outcome, Program, PyValue, UNSUPPORTED, WORK_PER_STEP,
+};
+use crate::diagnostic::{Diagnostic, LineIndex, Phase, Span};
+use crate::python::Extra;
+
+/// Why evaluation stopped early.
+pub(crate) enum Signal {
+    /// A Python exception: `try` may catch it.
+    Raise(Box<Raised>),
+    /// Outside the subset, or a limit: nothing catches it.
+    Stop(Box<Diagnostic>),
+}
+
+/// An exception in flight and where it was raised.
+pub(crate) struct Raised {
+    pub(crate) exc: Rc<ExcObj>,
+    pub(crate) at: At,
+}
+
+/// An evaluation result.
+pub(crate) type R<T> = Result<T, Signal>;
+
+/// How a block ended.
+enum Exit {
+    Normal,
+    Return(Val),
+    Break,
+    Continue,
+}
+
+/// The variables of one call.
+pub(crate) struct Frame<'p> {
+    pub(crate) vars: BTreeMap<String, Val>,
+    /// The names the function binds; `None` at module level.
+    locals: Option<&'p BTreeSet<String>>,
+}
+
+impl<'p> Frame<'p> {
+    fn new(locals: Option<&'p BTreeSet<String>>) -> Frame<'p> {
+        Frame { vars: BTreeMap::new(), locals }
+    }
+
+    /// The scope of module-level expressions (defaults, constants).
+    pub(crate) fn module() -> Frame<'p> {
+        Frame::new(None)
+    }
+}
+
+/// One run of a program.
+pub(crate) struct Interp<'p, 'h> {
+    pub(crate) program: &'p Program,
+    lines: LineIndex<'p>,
+    host: &'h mut dyn Host,
+    steps: u64,
+    work: u64,
+    depth: usize,
+    calls: usize,
+    /// Exceptions being handled, innermost last, for a bare `raise`.
+    handling: Vec<(Rc<ExcObj>, At)>,
+    /// Module-level constants evaluated in this run.
+    globals: BTreeMap<String, Val>,
+    resolving: Vec<String>,
+    lists: Vec<Weak<ListObj>>,
+    dicts: Vec<Weak<DictObj>>,
+    prune_at: usize,
+}
+
+/// Runs function `index` of `program`.
+pub(crate) fn run(
+    program: &Program,
+    index: usize,
+    kwargs: &[(String, PyValue)],
+    with_context: bool,
+    host: &mut dyn Host,
+) -> Outcome {
+    let mut interp = Interp {
+        program,
+        lines: LineIndex::new(&program.text),
+        host,
+        steps: 0,
+        work: 0,
+        depth: 0,
+        calls: 0,
+        handling: Vec::new(),
+        globals: BTreeMap::new(),
+        resolving: Vec::new(),
+        lists: Vec::new(),
+        dicts: Vec::new(),
+        prune_at: 1024,
+    };
+    let outcome = interp.run(index, kwargs, with_context);
+    interp.break_cycles();
+    outcome
+}
+
+impl<'p> Interp<'p, '_> {
+    fn run(&mut self, index: usize, kwargs: &[(String, PyValue)], with_context: bool) -> Outcome {
+        let program = self.program;
+        let Some(function) = program.functions.get(index) else {
+            return Outcome::Returned(PyValue::None);
+        };
+        let at = function.range;
+        let result = self.bind_and_call(function, kwargs, with_context);
+        // Handing the result over has a budget of its own.
+        self.steps = 0;
+        match result.and_then(|value| self.py_of(&value, 0, at)) {
+            Ok(value) => Outcome::Returned(value),
+            Err(signal) => self.outcome(signal),
+        }
+    }
+
+    fn outcome(&mut self, signal: Signal) -> Outcome {
+        match signal {
+            Signal::Stop(diagnostic) => Outcome::Unsupported(*diagnostic),
+            Signal::Raise(raised) => {
+                self.steps = 0;
+                let message = self.exc_str(&raised.exc, raised.at).unwrap_or_default();
+                Outcome::Raised {
+                    exc_type: raised.exc.class.to_string(),
+                    message,
+                    span: self.span(raised.at),
+                }
+            }
+        }
+    }
+
+    fn bind_and_call(
+        &mut self,
+        function: &'p Function,
+        kwargs: &[(String, PyValue)],
+        with_context: bool,
+    ) -> R<Val> {
+        let at = function.range;
+        let body = match &function.body {
+            Ok(body) => body,
+            Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
+        };
+        if let Some((name, _)) =
+            kwargs.iter().find(|(k, _)| !function.params.iter().any(|p| p.name == *k))
+        {
+            let message =
+                format!("{}() got an unexpected keyword argument '{name}'", function.name);
+            return Err(self.raise("TypeError", message, at));
+        }
+        let mut frame = Frame::new(Some(&function.locals));
+        let mut missing = Vec::new();
+        for param in &function.params {
+            let value = match kwargs.iter().find(|(k, _)| *k == param.name) {
+                Some((_, value)) => self.val_of(value, 0, at)?,
+                None => match (param.kind, &param.default) {
+                    (ParamKind::RasaContext, _) if with_context => Val::Context,
+                    (_, Some(default)) => self.eval(&mut Frame::module(), default)?,
+                    (ParamKind::RasaContext | ParamKind::McpContext, None) => Val::None,
+                    (ParamKind::Plain, None) => {
+                        missing.push(param.name.as_str());
+                        continue;
+                    }
+                },
+            };
+            frame.vars.insert(param.name.clone(), value);
+        }
+        if !missing.is_empty() {
+            return Err(self.raise("TypeError", missing_message(&function.name, &missing), at));
+        }
+        self.execute(body, frame, at)
+    }
+
+    fn execute(&mut self, body: &'p [Stmt], mut frame: Frame<'p>, at: At) -> R<Val> {
+        if self.calls >= MAX_CALL_DEPTH {
+            let message = format!(
+                "more than {MAX_CALL_DEPTH} nested calls: a function that calls itself \
+                 without end, or recursion deeper than Swap Lab runs"
+            );
+            return Err(self.stop(LIMIT, message, at));
+        }
+        self.calls += 1;
+        let result = self.block(&mut frame, body);
+        self.calls -= 1;
+        match result? {
+            Exit::Return(value) => Ok(value),
+            _ => Ok(Val::None),
+        }
+    }
+
+    /// Calls function `index` of the file with Python's argument binding.
+    fn call_function(
+        &mut self,
+        index: usize,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        let (body, frame) = self.bind_call(index, args, kwargs, at)?;
+        self.execute(body, frame, at)
+    }
+
+    /// The body and the bound parameters of a call. Binding happens in this frame, which
+    /// is gone before the body runs: nested calls do not stack it.
+    fn bind_call(
+        &mut self,
+        index: usize,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<(&'p [Stmt], Frame<'p>)> {
+        let program = self.program;
+        let Some(function) = program.functions.get(index) else {
+            return Err(self.raise("NameError", "function not found", at));
+        };
+        let body = match &function.body {
+            Ok(body) => body,
+            Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
+        };
+        let name = &function.name;
+        let params = &function.params;
+        if args.len() > params.len() {
+            let required = params.iter().filter(|p| p.default.is_none()).count();
+            let takes = if required == params.len() {
+                format!("{} positional argument{}", params.len(), plural(params.len()))
+            } else {
+                format!("from {required} to {} positional arguments", params.len())
+            };
+            let given = if args.len() == 1 { "was" } else { "were" };
+            let message = format!("{name}() takes {takes} but {} {given} given", args.len());
+            return Err(self.raise("TypeError", message, at));
+        }
+        let mut frame = Frame::new(Some(&function.locals));
+        for (param, value) in params.iter().zip(args) {
+            frame.vars.insert(param.name.clone(), value);
+        }
+        for (key, value) in kwargs {
+            if !params.iter().any(|p| p.name == key) {
+                let message = format!("{name}() got an unexpected keyword argument '{key}'");
+                return Err(self.raise("TypeError", message, at));
+            }
+            if frame.vars.contains_key(&key) {
+                let message = format!("{name}() got multiple values for argument '{key}'");
+                return Err(self.raise("TypeError", message, at));
+            }
+            frame.vars.insert(key, value);
+        }
+        let mut missing = Vec::new();
+        let unbound: Vec<_> = params.iter().filter(|p| !frame.vars.contains_key(&p.name)).collect();
+        for param in unbound {
+            match &param.default {
+                Some(default) => {
+                    let value = self.eval(&mut Frame::module(), default)?;
+                    frame.vars.insert(param.name.clone(), value);
+                }
+                None => missing.push(param.name.as_str()),
+            }
+        }
+        if !missing.is_empty() {
+            return Err(self.raise("TypeError", missing_message(name, &missing), at));
+        }
+        Ok((body, frame))
+    }
+
+    // ----- limits and signals -----
+
+    /// Counts one evaluation step.
+    pub(crate) fn step(&mut self, at: At) -> R<()> {
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Err(self.steps_exceeded(at));
+        }
+        Ok(())
+    }
+
+    /// Counts bulk work over `elements` elements.
+    pub(crate) fn charge(&mut self, elements: usize, at: At) -> R<()> {
+        self.work = self.work.saturating_add(u64::try_from(elements).unwrap_or(u64::MAX));
+        if self.work >= WORK_PER_STEP {
+            self.steps = self.steps.saturating_add(self.work / WORK_PER_STEP);
+            self.work %= WORK_PER_STEP;
+            if self.steps > MAX_STEPS {
+                return Err(self.steps_exceeded(at));
+            }
+        }
+        Ok(())
+    }
+
+    fn steps_exceeded(&self, at: At) -> Signal {
+        let message = format!(
+            "this call took more than {MAX_STEPS} evaluation steps: a loop that does not \
+             end, or more work than a tool should do"
+        );
+        self.stop(LIMIT, message, at)
+    }
+
+    /// Enters one nested evaluation.
+    pub(crate) fn descend(&mut self, at: At) -> R<()> {
+        if self.depth >= MAX_RECURSION {
+            let message = format!(
+                "evaluation nested more than {MAX_RECURSION} levels deep (nested calls, \
+                 blocks and expressions together)"
+            );
+            return Err(self.stop(LIMIT, message, at));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves a nested evaluation.
+    pub(crate) fn ascend(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// The span of a byte range of the file.
+    pub(crate) fn span(&self, at: At) -> Span {
+        self.lines.span(at.0, at.1)
+    }
+
+    /// Stops the run with a diagnostic.
+    pub(crate) fn stop(&self, code: &str, message: impl Into<String>, at: At) -> Signal {
+        let diagnostic =
+            Diagnostic::error(&self.program.path, self.span(at), Phase::Read, code, message);
+        Signal::Stop(Box::new(diagnostic))
+    }
+
+    /// Stops the run: `what` is outside the subset.
+    pub(crate) fn unsupported(&self, what: &str, at: At) -> Signal {
+        self.stop(UNSUPPORTED, format!("{what} is outside the Python subset Swap Lab runs"), at)
+    }
+
+    /// Stops the run: an integer left 64 bits.
+    pub(crate) fn overflow(&self, at: At) -> Signal {
+        self.stop(LIMIT, "an integer beyond 64 bits is outside what Swap Lab runs", at)
+    }
+
+    /// Raises `class(message)`.
+    pub(crate) fn raise(&self, class: &str, message: impl Into<String>, at: At) -> Signal {
+        let message: String = message.into();
+        self.raise_with(class, vec![Val::str(&message)], at)
+    }
+
+    /// Raises `class(*args)`.
+    pub(crate) fn raise_with(&self, class: &str, args: Vec<Val>, at: At) -> Signal {
+        Signal::Raise(Box::new(Raised { exc: Val::exception(class, args), at }))
+    }
+
+    /// Raises `MemoryError`: a value beyond [`MAX_SIZE`].
+    pub(crate) fn memory_error(&self, at: At) -> Signal {
+        let message = format!(
+            "a str, list or dict of more than {MAX_SIZE} items is beyond what Swap Lab runs"
+        );
+        self.raise("MemoryError", message, at)
+    }
+
+    fn raise_host(&self, error: HostError, at: At) -> Signal {
+        self.raise(&error.exc_type, error.message, at)
+    }
+
+    /// Whether exception class `class` is `base` or derives from it.
+    pub(crate) fn is_subclass(&self, class: &str, base: &str) -> bool {
+        let program = self.program;
+        let mut current = Some(class);
+        for _ in 0..64 {
+            let Some(name) = current else { return false };
+            if name == base {
+                return true;
+            }
+            current = match program.exc_parents.get(name) {
+                Some(parent) => Some(parent.as_str()),
+                None => builtin_exception_parent(name),
+            };
+        }
+        false
+    }
+
+    // ----- containers -----
+
+    /// A new list, remembered so that cycles can be broken when the run ends.
+    pub(crate) fn new_list(&mut self, items: Vec<Val>) -> Val {
+        let list = Rc::new(ListObj { items: items.into() });
+        self.lists.push(Rc::downgrade(&list));
+        self.prune();
+        Val::List(list)
+    }
+
+    /// A new dict, remembered as lists are.
+    pub(crate) fn new_dict(&mut self, entries: Vec<(Val, Val)>) -> Val {
+        let dict = Rc::new(DictObj { entries: entries.into() });
+        self.dicts.push(Rc::downgrade(&dict));
+        self.prune();
+        Val::Dict(dict)
+    }
+
+    fn prune(&mut self) {
+        if self.lists.len() + self.dicts.len() > self.prune_at {
+            self.lists.retain(|w| w.strong_count() > 0);
+            self.dicts.retain(|w| w.strong_count() > 0);
+            self.prune_at = (self.lists.len() + self.dicts.len()) * 2 + 1024;
+        }
+    }
+
+    /// Empties every list and dict still alive, breaking reference cycles.
+    fn break_cycles(&mut self) {
+        for weak in std::mem::take(&mut self.lists) {
+            if let Some(list) = weak.upgrade()
+                && let Ok(mut items) = list.items.try_borrow_mut()
+            {
+                let taken = std::mem::take(&mut *items);
+                drop(items);
+                drop(taken);
+            }
+        }
+        for weak in std::mem::take(&mut self.dicts) {
+            if let Some(dict) = weak.upgrade()
+                && let Ok(mut entries) = dict.entries.try_borrow_mut()
+            {
+                let taken = std::mem::take(&mut *entries);
+                drop(entries);
+                drop(taken);
+            }
+        }
+    }
+
+    // ----- statements -----
+
+    fn block(&mut self, f: &mut Frame<'p>, statements: &'p [Stmt]) -> R<Exit> {
+        for statement in statements {
+            match self.statement(f, statement)? {
+                Exit::Normal => {}
+                exit => return Ok(exit),
+            }
+        }
+        Ok(Exit::Normal)
+    }
+
+    fn statement(&mut self, f: &mut Frame<'p>, s: &'p Stmt) -> R<Exit> {
+        self.step(s.at)?;
+        self.descend(s.at)?;
+        let result = self.statement_kind(f, s);
+        self.ascend();
+        result
+    }
+
+    /// Dispatches on the kind of statement; as with expressions, the work is done in
+    /// functions of their own to keep this frame small.
+    fn statement_kind(&mut self, f: &mut Frame<'p>, s: &'p Stmt) -> R<Exit> {
+        match &s.kind {
+            StmtKind::Expr(e) => self.eval(f, e).map(|_| Exit::Normal),
+            StmtKind::Assign(targets, value) => self.assign_statement(f, targets, value, s.at),
+            StmtKind::AugAssign(target, op, value) => {
+                self.aug_assign(f, target, *op, value, s.at).map(|()| Exit::Normal)
+            }
+            StmtKind::If(branches, orelse) => self.if_statement(f, branches, orelse),
+            StmtKind::For(target, iter, body, orelse) => {
+                self.for_statement(f, target, iter, (body, orelse), s.at)
+            }
+            StmtKind::While(test, body, orelse) => {
+                self.while_statement(f, test, body, orelse, s.at)
+            }
+            StmtKind::Return(value) => match value {
+                Some(e) => self.eval(f, e).map(Exit::Return),
+                None => Ok(Exit::Return(Val::None)),
+            },
+            StmtKind::Pass => Ok(Exit::Normal),
+            StmtKind::Break => Ok(Exit::Break),
+            StmtKind::Continue => Ok(Exit::Continue),
+            StmtKind::Raise(exc, cause) => {
+                Err(self.raise_statement(f, exc.as_ref(), cause.as_ref(), s.at))
+            }
+            StmtKind::Try { body, handlers, orelse, finally } => {
+                self.try_statement(f, body, handlers, orelse, finally)
+            }
+            StmtKind::Assert(test, message) => {
+                self.assert_statement(f, test, message.as_ref(), s.at)
+            }
+            StmtKind::Del(targets) => {
+                for target in targets {
+                    self.delete(f, target, s.at)?;
+                }
+                Ok(Exit::Normal)
+            }
+        }
+    }
+
+    fn assign_statement(
+        &mut self,
+        f: &mut Frame<'p>,
+        targets: &'p [Target],
+        value: &'p Expr,
+        at: At,
+    ) -> R<Exit> {
+        let value = self.eval(f, value)?;
+        for target in targets {
+            self.assign(f, target, value.clone(), at)?;
+        }
+        Ok(Exit::Normal)
+    }
+
+    fn if_statement(
+        &mut self,
+        f: &mut Frame<'p>,
+        branches: &'p [(Expr, Vec<Stmt>)],
+        orelse: &'p [Stmt],
+    ) -> R<Exit> {
+        for (test, body) in branches {
+            if self.eval(f, test)?.truthy() {
+                return self.block(f, body);
+            }
+        }
+        self.block(f, orelse)
+    }
+
+    fn for_statement(
+        &mut self,
+        f: &mut Frame<'p>,
+        target: &'p Target,
+        iter: &'p Expr,
+        (body, orelse): (&'p [Stmt], &'p [Stmt]),
+        at: At,
+    ) -> R<Exit> {
+        let iterable = self.eval(f, iter)?;
+        let mut items = self.iter(&iterable, iter.at)?;
+        loop {
+            self.step(at)?;
+            let Some(item) = self.next(&mut items) else {
+                return self.block(f, orelse);
+            };
+            self.assign(f, target, item, at)?;
+            match self.block(f, body)? {
+                Exit::Break => return Ok(Exit::Normal),
+                Exit::Return(value) => return Ok(Exit::Return(value)),
+                Exit::Normal | Exit::Continue => {}
+            }
+        }
+    }
+
+    fn while_statement(
+        &mut self,
+        f: &mut Frame<'p>,
+        test: &'p Expr,
+        body: &'p [Stmt],
+        orelse: &'p [Stmt],
+        at: At,
+    ) -> R<Exit> {
+        loop {
+            self.step(at)?;
+            if !self.eval(f, test)?.truthy() {
+                return self.block(f, orelse);
+            }
+            match self.block(f, body)? {
+                Exit::Break => return Ok(Exit::Normal),
+                Exit::Return(value) => return Ok(Exit::Return(value)),
+                Exit::Normal | Exit::Continue => {}
+            }
+        }
+    }
+
+    fn assert_statement(
+        &mut self,
+        f: &mut Frame<'p>,
+        test: &'p Expr,
+        message: Option<&'p Expr>,
+        at: At,
+    ) -> R<Exit> {
+        if self.eval(f, test)?.truthy() {
+            return Ok(Exit::Normal);
+        }
+        let args = match message {
+            Some(m) => vec![self.eval(f, m)?],
+            None => Vec::new(),
+        };
+        Err(self.raise_with("AssertionError", args, at))
+    }
+
+    fn raise_statement(
+        &mut self,
+        f: &mut Frame<'p>,
+        exc: Option<&'p Expr>,
+        cause: Option<&'p Expr>,
+        at: At,
+    ) -> Signal {
+        let Some(exc) = exc else {
+            return match self.handling.last() {
+                Some((exc, raised_at)) => {
+                    Signal::Raise(Box::new(Raised { exc: exc.clone(), at: *raised_at }))
+                }
+                None => self.raise("RuntimeError", "No active exception to reraise", at),
+            };
+        };
+        let value = match self.eval(f, exc) {
+            Ok(value) => value,
+            Err(signal) => return signal,
+        };
+        if let Some(cause) = cause
+            && let Err(signal) = self.eval(f, cause)
+        {
+            return signal;
+        }
+        match value {
+            Val::Exc(exc) => Signal::Raise(Box::new(Raised { exc, at })),
+            Val::ExcClass(class) => self.raise_with(&class, Vec::new(), at),
+            Val::Foreign(what) => self.unsupported(&what, exc.at),
+            _ => self.raise("TypeError", "exceptions must derive from BaseException", at),
+        }
+    }
+
+    fn try_statement(
+        &mut self,
+        f: &mut Frame<'p>,
+        body: &'p [Stmt],
+        handlers: &'p [Handler],
+        orelse: &'p [Stmt],
+        finally: &'p [Stmt],
+    ) -> R<Exit> {
+        let result = match self.block(f, body) {
+            Err(Signal::Raise(raised)) if !handlers.is_empty() => self.handle(f, raised, handlers),
+            Ok(Exit::Normal) => self.block(f, orelse),
+            other => other,
+        };
+        if finally.is_empty() || matches!(result, Err(Signal::Stop(_))) {
+            return result;
+        }
+        match self.block(f, finally)? {
+            Exit::Normal => result,
+            exit => Ok(exit),
+        }
+    }
+
+    fn handle(
+        &mut self,
+        f: &mut Frame<'p>,
+        raised: Box<Raised>,
+        handlers: &'p [Handler],
+    ) -> R<Exit> {
+        for handler in handlers {
+            if let Some(types) = &handler.types {
+                let types_value = self.eval(f, types)?;
+                if !self.exception_matches(&raised.exc.class, &types_value, 0, types.at)? {
+                    continue;
+                }
+            }
+            if let Some(name) = &handler.name {
+                f.vars.insert(name.clone(), Val::Exc(raised.exc.clone()));
+            }
+            self.handling.push((raised.exc.clone(), raised.at));
+            let result = self.block(f, &handler.body);
+            self.handling.pop();
+            if let Some(name) = &handler.name {
+                f.vars.remove(name);
+            }
+            return result;
+        }
+        Err(Signal::Raise(raised))
+    }
+
+    /// Whether an `except` clause naming `types` catches an exception of `class`.
+    fn exception_matches(&mut self, class: &str, types: &Val, depth: usize, at: At) -> R<bool> {
+        match types {
+            Val::ExcClass(base) => Ok(self.is_subclass(class, base)),
+            Val::Tuple(tuple) if depth < MAX_VALUE_DEPTH => {
+                for item in &tuple.items {
+                    if self.exception_matches(class, item, depth + 1, at)? {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            }
+            Val::Foreign(what) => Err(self.unsupported(what, at)),
+            _ => Err(self.raise(
+                "TypeError",
+                "catching classes that do not inherit from BaseException is not allowed",
+                at,
+            )),
+        }
+    }
+
+    fn assign(&mut self, f: &mut Frame<'p>, target: &'p Target, value: Val, at: At) -> R<()> {
+        match target {
+            Target::Name(name) => {
+                f.vars.insert(name.clone(), value);
+                Ok(())
+            }
+            Target::Subscript(obj, index, at) => {
+                let container = self.eval(f, obj)?;
+                if let ExprKind::Slice(..) = index.kind {
+                    return Err(self.unsupported("assigning to a slice", *at));
+                }
+                let key = self.eval(f, index)?;
+                self.set_item(&container, key, value, *at)
+            }
+            Target::Unpack(targets, unpack_at) => {
+                let values = self.unpack(&value, targets.len(), *unpack_at)?;
+                for (target, value) in targets.iter().zip(values) {
+                    self.descend(at)?;
+                    let result = self.assign(f, target, value, at);
+                    self.ascend();
+                    result?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn aug_assign(
+        &mut self,
+        f: &mut Frame<'p>,
+        target: &'p Target,
+        op: super::ast::BinOp,
+        value: &'p Expr,
+        at: At,
+    ) -> R<()> {
+        match target {
+            Target::Name(name) => {
+                let current = self.load(f, name, at)?;
+                let operand = self.eval(f, value)?;
+                let result = self.in_place(op, current, &operand, at)?;
+                f.vars.insert(name.clone(), result);
+                Ok(())
+            }
+            Target::Subscript(obj, index, item_at) => {
+                let container = self.eval(f, obj)?;
+                if let ExprKind::Slice(..) = index.kind {
+                    return Err(self.unsupported("assigning to a slice", *item_at));
+                }
+                let key = self.eval(f, index)?;
+                let current = self.get_item(&container, &key, *item_at)?;
+                let operand = self.eval(f, value)?;
+                let result = self.in_place(op, current, &operand, at)?;
+                self.set_item(&container, key, result, *item_at)
+            }
+            Target::Unpack(_, unpack_at) => Err(self.raise(
+                "SyntaxError",
+                "illegal expression for augmented assignment",
+                *unpack_at,
+            )),
+        }
+    }
+
+    fn delete(&mut self, f: &mut Frame<'p>, target: &'p Target, at: At) -> R<()> {
+        match target {
+            Target::Name(name) => {
+                if f.vars.remove(name).is_none() {
+                    let message = format!(
+                        "cannot access local variable '{name}' where it is not associated with a value"
+                    );
+                    return Err(self.raise("UnboundLocalError", message, at));
+                }
+                Ok(())
+            }
+            Target::Subscript(obj, index, item_at) => {
+                let container = self.eval(f, obj)?;
+                if let ExprKind::Slice(..) = index.kind {
+                    return Err(self.unsupported("deleting a slice", *item_at));
+                }
+                let key = self.eval(f, index)?;
+                self.del_item(&container, &key, *item_at)
+            }
+            Target::Unpack(targets, _) => {
+                for target in targets {
+                    self.descend(at)?;
+                    let result = self.delete(f, target, at);
+                    self.ascend();
+                    result?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    // ----- expressions -----
+
+    /// Evaluates an expression.
+    pub(crate) fn eval(&mut self, f: &mut Frame<'p>, e: &'p Expr) -> R<Val> {
+        self.step(e.at)?;
+        self.descend(e.at)?;
+        let result = self.eval_kind(f, e);
+        self.ascend();
+        result
+    }
+
+    /// Dispatches on the kind of expression. Every arm with work of its own calls a
+    /// function, so that this frame, which nested expressions stack, stays small.
+    fn eval_kind(&mut self, f: &mut Frame<'p>, e: &'p Expr) -> R<Val> {
+        match &e.kind {
+            ExprKind::Const(c) => Ok(constant(c)),
+            ExprKind::FString(parts) => self.eval_fstring(f, parts, e.at),
+            ExprKind::Name(name) => self.load(f, name, e.at),
+            ExprKind::Attr(obj, name) => self.eval_attr(f, obj, name, e.at),
+            ExprKind::Subscript(obj, index) => self.eval_subscript(f, obj, index, e.at),
+            ExprKind::Slice(..) => Err(self.unsupported("a slice outside a subscript", e.at)),
+            ExprKind::Call(func, args, kwargs) => self.eval_call(f, func, args, kwargs, e.at),
+            ExprKind::Await(inner) => self.eval(f, inner),
+            ExprKind::Unary(op, operand) => self.eval_unary(f, *op, operand, e.at),
+            ExprKind::Binary(op, left, right) => self.eval_binary(f, *op, left, right, e.at),
+            ExprKind::And(items) => self.eval_bool(f, items, false),
+            ExprKind::Or(items) => self.eval_bool(f, items, true),
+            ExprKind::Compare(left, ops) => self.eval_compare(f, left, ops, e.at),
+            ExprKind::IfElse { test, body, orelse } => self.eval_if_else(f, test, body, orelse),
+            ExprKind::List(items) => self.eval_sequence(f, items, 0, e.at),
+            ExprKind::Set(items) => self.eval_sequence(f, items, 1, e.at),
+            ExprKind::Tuple(items) => self.eval_sequence(f, items, 2, e.at),
+            ExprKind::Dict(entries) => self.eval_dict(f, entries, e.at),
+            ExprKind::Comp { kind, elt, value, clauses } => {
+                self.comprehension(f, *kind, elt, value.as_deref(), clauses, e.at)
+            }
+        }
+    }
+
+    fn eval_fstring(&mut self, f: &mut Frame<'p>, parts: &'p [FPart], at: At) -> R<Val> {
+        let mut out = String::new();
+        self.render(f, parts, &mut out, at)?;
+        self.check_str(&out, at)?;
+        Ok(Val::str(&out))
+    }
+
+    fn eval_attr(&mut self, f: &mut Frame<'p>, obj: &'p Expr, name: &str, at: At) -> R<Val> {
+        let value = self.eval(f, obj)?;
+        self.get_attr(value, name, at)
+    }
+
+    fn eval_subscript(
+        &mut self,
+        f: &mut Frame<'p>,
+        obj: &'p Expr,
+        index: &'p Expr,
+        at: At,
+    ) -> R<Val> {
+        let container = self.eval(f, obj)?;
+        if let ExprKind::Slice(lower, upper, step) = &index.kind {
+            let mut bound = |b: &'p Option<Box<Expr>>| -> R<Option<Val>> {
+                b.as_ref().map(|b| self.eval(f, b)).transpose()
+            };
+            let (lower, upper, step) = (bound(lower)?, bound(upper)?, bound(step)?);
+            return self.slice(&container, lower, upper, step, at);
+        }
+        let key = self.eval(f, index)?;
+        self.get_item(&container, &key, at)
+    }
+
+    fn eval_call(
+        &mut self,
+        f: &mut Frame<'p>,
+        func: &'p Expr,
+        args: &'p [Expr],
+        kwargs: &'p [(String, Expr)],
+        at: At,
+    ) -> R<Val> {
+        let callee = self.eval(f, func)?;
+        let mut values = Vec::with_capacity(args.len());
+        for arg in args {
+            values.push(self.eval(f, arg)?);
+        }
+        let mut named = Vec::with_capacity(kwargs.len());
+        for (name, arg) in kwargs {
+            named.push((name.clone(), self.eval(f, arg)?));
+        }
+        self.call_value(callee, values, named, at)
+    }
+
+    fn eval_unary(
+        &mut self,
+        f: &mut Frame<'p>,
+        op: super::ast::UnOp,
+        operand: &'p Expr,
+        at: At,
+    ) -> R<Val> {
+        let value = self.eval(f, operand)?;
+        self.unary(op, &value, at)
+    }
+
+    fn eval_binary(
+        &mut self,
+        f: &mut Frame<'p>,
+        op: super::ast::BinOp,
+        left: &'p Expr,
+        right: &'p Expr,
+        at: At,
+    ) -> R<Val> {
+        let a = self.eval(f, left)?;
+        let b = self.eval(f, right)?;
+        self.binary(op, &a, &b, at)
+    }
+
+    /// `and` (stops at the first false operand) or `or` (at the first true one).
+    fn eval_bool(&mut self, f: &mut Frame<'p>, items: &'p [Expr], stop_when: bool) -> R<Val> {
+        let mut last = Val::None;
+        for item in items {
+            last = self.eval(f, item)?;
+            if last.truthy() == stop_when {
+                return Ok(last);
+            }
+        }
+        Ok(last)
+    }
+
+    fn eval_compare(
+        &mut self,
+        f: &mut Frame<'p>,
+        left: &'p Expr,
+        ops: &'p [(super::ast::CmpOp, Expr)],
+        at: At,
+    ) -> R<Val> {
+        let mut a = self.eval(f, left)?;
+        for (op, right) in ops {
+            let b = self.eval(f, right)?;
+            if !self.compare(*op, &a, &b, at)? {
+                return Ok(Val::Bool(false));
+            }
+            a = b;
+        }
+        Ok(Val::Bool(true))
+    }
+
+    fn eval_if_else(
+        &mut self,
+        f: &mut Frame<'p>,
+        test: &'p Expr,
+        body: &'p Expr,
+        orelse: &'p Expr,
+    ) -> R<Val> {
+        if self.eval(f, test)?.truthy() { self.eval(f, body) } else { self.eval(f, orelse) }
+    }
+
+    /// A list (`kind` 0), set (1) or tuple (2) display.
+    fn eval_sequence(&mut self, f: &mut Frame<'p>, items: &'p [Expr], kind: u8, at: At) -> R<Val> {
+        let mut values = Vec::with_capacity(items.len());
+        for item in items {
+            values.push(self.eval(f, item)?);
+        }
+        match kind {
+            2 => Ok(Val::tuple(values)),
+            1 => {
+                let unique = self.unique(values, at)?;
+                Ok(self.new_list(unique))
+            }
+            _ => Ok(self.new_list(values)),
+        }
+    }
+
+    fn eval_dict(&mut self, f: &mut Frame<'p>, entries: &'p [(Expr, Expr)], at: At) -> R<Val> {
+        let dict = self.new_dict(Vec::new());
+        if let Val::Dict(d) = &dict {
+            for (key, value) in entries {
+                let key = self.eval(f, key)?;
+                let value = self.eval(f, value)?;
+                self.dict_set(d, key, value, at)?;
+            }
+        }
+        Ok(dict)
+    }
+
+    /// Appends the text of f-string parts.
+    fn render(&mut self, f: &mut Frame<'p>, parts: &'p [FPart], out: &mut String, at: At) -> R<()> {
+        for part in parts {
+            match part {
+                FPart::Text(text) => out.push_str(text),
+                FPart::Field(field) => {
+                    let value = self.eval(f, &field.expr)?;
+                    let value = match field.conversion {
+                        Some('r') => Val::str(&self.repr(&value, at)?),
+                        Some('s') => Val::str(&self.str_of(&value, at)?),
+                        Some('a') => Val::str(&ascii(&self.repr(&value, at)?)),
+                        _ => value,
+                    };
+                    let mut spec = String::new();
+                    if !field.spec.is_empty() {
+                        self.descend(at)?;
+                        let result = self.render(f, &field.spec, &mut spec, at);
+                        self.ascend();
+                        result?;
+                    }
+                    let text = self.format_value(&value, &spec, field.expr.at)?;
+                    self.charge(text.len(), at)?;
+                    out.push_str(&text);
+                }
+            }
+            if out.len() > 4 * MAX_SIZE {
+                return Err(self.memory_error(at));
+            }
+        }
+        Ok(())
+    }
+
+    fn comprehension(
+        &mut self,
+        f: &mut Frame<'p>,
+        kind: CompKind,
+        elt: &'p Expr,
+        value: Option<&'p Expr>,
+        clauses: &'p [super::ast::Clause],
+        at: At,
+    ) -> R<Val> {
+        let Some(first) = clauses.first() else { return Ok(self.new_list(Vec::new())) };
+        // The first iterable is evaluated in the enclosing scope; the loop variables live
+        // in the comprehension's own.
+        let iterable = self.eval(f, &first.iter)?;
+        let mut names = BTreeSet::new();
+        for clause in clauses {
+            target_names(&clause.target, &mut names);
+        }
+        let saved: Vec<(String, Option<Val>)> = names
+            .into_iter()
+            .map(|n| {
+                let old = f.vars.remove(&n);
+                (n, old)
+            })
+            .collect();
+        let mut items = Vec::new();
+        let mut entries = Vec::new();
+        let result =
+            self.comp_loop(f, clauses, 0, &iterable, (elt, value), (&mut items, &mut entries), at);
+        for (name, old) in saved {
+            match old {
+                Some(v) => {
+                    f.vars.insert(name, v);
+                }
+                None => {
+                    f.vars.remove(&name);
+                }
+            }
+        }
+        result?;
+        match kind {
+            CompKind::Dict => {
+                let dict = self.new_dict(Vec::new());
+                if let Val::Dict(d) = &dict {
+                    for (key, value) in entries {
+                        self.dict_set(d, key, value, at)?;
+                    }
+                }
+                Ok(dict)
+            }
+            CompKind::Set => {
+                let unique = self.unique(items, at)?;
+                Ok(self.new_list(unique))
+            }
+            CompKind::List | CompKind::Gen => Ok(self.new_list(items)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn comp_loop(
+        &mut self,
+        f: &mut Frame<'p>,
+        clauses: &'p [super::ast::Clause],
+        index: usize,
+        iterable: &Val,
+        (elt, value): (&'p Expr, Option<&'p Expr>),
+        (items, entries): (&mut Vec<Val>, &mut Vec<(Val, Val)>),
+        at: At,
+    ) -> R<()> {
+        let Some(clause) = clauses.get(index) else { return Ok(()) };
+        let mut iter = self.iter(iterable, clause.iter.at)?;
+        'items: while let Some(item) = self.next(&mut iter) {
+            self.step(clause.iter.at)?;
+            self.assign(f, &clause.target, item, clause.iter.at)?;
+            for cond in &clause.conds {
+                if !self.eval(f, cond)?.truthy() {
+                    continue 'items;
+                }
+            }
+            if let Some(next) = clauses.get(index + 1) {
+                let inner = self.eval(f, &next.iter)?;
+                self.descend(at)?;
+                let result = self.comp_loop(
+                    f,
+                    clauses,
+                    index + 1,
+                    &inner,
+                    (elt, value),
+                    (&mut *items, &mut *entries),
+                    at,
+                );
+                self.ascend();
+                result?;
+            } else if let Some(value) = value {
+                let key = self.eval(f, elt)?;
+                let value = self.eval(f, value)?;
+                if entries.len() >= MAX_SIZE {
+                    return Err(self.memory_error(at));
+                }
+                entries.push((key, value));
+            } else {
+                let item = self.eval(f, elt)?;
+                if items.len() >= MAX_SIZE {
+                    return Err(self.memory_error(at));
+                }
+                items.push(item);
+            }
+        }
+        Ok(())
+    }
+
+    /// The value of a name: local, then module level, then builtin.
+    fn load(&mut self, f: &Frame<'p>, name: &str, at: At) -> R<Val> {
+        if let Some(value) = f.vars.get(name) {
+            return Ok(value.clone());
+        }
+        if f.locals.is_some_and(|l| l.contains(name)) {
+            let message = format!(
+                "cannot access local variable '{name}' where it is not associated with a value"
+            );
+            return Err(self.raise("UnboundLocalError", message, at));
+        }
+        self.global(name, at)
+    }
+
+    fn global(&mut self, name: &str, at: At) -> R<Val> {
+        let program = self.program;
+        match program.globals.get(name) {
+            Some(Global::Function(i)) => Ok(Val::Function(*i)),
+            Some(Global::Model(i)) => Ok(Val::Model(*i)),
+            Some(Global::ToolResult) => Ok(Val::ToolResult),
+            Some(Global::Client) => Ok(Val::Client),
+            Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
+            Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
+            Some(Global::Value(value)) => {
+                if let Some(known) = self.globals.get(name) {
+                    return Ok(known.clone());
+                }
+                let expr = match value.as_ref() {
+                    Ok(expr) => expr,
+                    Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
+                };
+                if self.resolving.iter().any(|r| r == name) {
+                    return Err(self.raise(
+                        "NameError",
+                        format!("name '{name}' is not defined"),
+                        at,
+                    ));
+                }
+                self.resolving.push(name.to_owned());
+                let result = self.eval(&mut Frame::module(), expr);
+                self.resolving.pop();
+                let known = result?;
+                self.globals.insert(name.to_owned(), known.clone());
+                Ok(known)
+            }
+            None => builtin_value(name).ok_or_else(|| {
+                self.raise("NameError", format!("name '{name}' is not defined"), at)
+            }),
+        }
+    }
+
+    // ----- calls -----
+
+    /// Calls a value with arguments, one nested evaluation deeper (a model whose default
+    /// factory is itself recurses through here).
+    pub(crate) fn call_value(
+        &mut self,
+        callee: Val,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        self.descend(at)?;
+        let result = self.call_callee(callee, args, kwargs, at);
+        self.ascend();
+        result
+    }
+
+    fn call_callee(
+        &mut self,
+        callee: Val,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        match callee {
+            Val::Function(index) => self.call_function(index, args, kwargs, at),
+            Val::Model(index) => self.instantiate(index, &args, &kwargs, at),
+            Val::ToolResult => self.tool_result(args, kwargs, at),
+            Val::ExcClass(class) => self.new_exception(class, args, &kwargs, at),
+            Val::Type(ty) => self.call_type(ty, args, kwargs, at),
+            Val::Builtin(builtin) => self.call_builtin(builtin, args, kwargs, at),
+            Val::Bound(bound) => self.call_bound(&bound, args, kwargs, at),
+            other => Err(self.not_callable(&other, at)),
+        }
+    }
+
+    fn new_exception(
+        &self,
+        class: Rc<str>,
+        args: Vec<Val>,
+        kwargs: &[(String, Val)],
+        at: At,
+    ) -> R<Val> {
+        if !kwargs.is_empty() {
+            let message = format!("{class}() takes no keyword arguments");
+            return Err(self.raise("TypeError", message, at));
+        }
+        Ok(Val::Exc(Rc::new(ExcObj { class, args })))
+    }
+
+    fn call_bound(
+        &mut self,
+        bound: &super::runtime::BoundObj,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        match &bound.receiver {
+            Val::Client => self.crm_call(&bound.name, &args, &kwargs, at),
+            Val::Memory => self.memory_call(&bound.name, args, kwargs, at),
+            receiver => self.call_method(receiver, &bound.name, args, kwargs, at),
+        }
+    }
+
+    #[cold]
+    fn not_callable(&self, value: &Val, at: At) -> Signal {
+        if let Val::Foreign(what) = value {
+            return self.unsupported(&format!("calling {what}"), at);
+        }
+        let message = format!("'{}' object is not callable", self.type_name(value));
+        self.raise("TypeError", message, at)
+    }
+
+    fn crm_call(
+        &mut self,
+        function: &str,
+        args: &[Val],
+        kwargs: &[(String, Val)],
+        at: At,
+    ) -> R<Val> {
+        let mut py_args = Vec::with_capacity(args.len());
+        for arg in args {
+            py_args.push(self.py_of(arg, 0, at)?);
+        }
+        let mut py_kwargs = Vec::with_capacity(kwargs.len());
+        for (name, arg) in kwargs {
+            py_kwargs.push((name.clone(), self.py_of(arg, 0, at)?));
+        }
+        let span = self.span(at);
+        match self.host.crm_call(function, &py_args, &py_kwargs, span) {
+            Ok(value) => self.val_of(&value, 0, at),
+            Err(error) => Err(self.raise_host(error, at)),
+        }
+    }
+
+    fn memory_call(
+        &mut self,
+        method: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        let second = if method == "get" { "default" } else { "value" };
+        let mut positional = args.into_iter();
+        let mut path = positional.next();
+        let mut other = positional.next();
+        if positional.next().is_some() {
+            let message = format!("{method}() takes at most 2 arguments");
+            return Err(self.raise("TypeError", message, at));
+        }
+        for (key, value) in kwargs {
+            let slot = match key.as_str() {
+                "path" | "name" | "key" => &mut path,
+                k if k == second => &mut other,
+                _ => {
+                    let message = format!("{method}() got an unexpected keyword argument '{key}'");
+                    return Err(self.raise("TypeError", message, at));
+                }
+            };
+            if slot.is_some() {
+                let message = format!("{method}() got multiple values for argument '{key}'");
+                return Err(self.raise("TypeError", message, at));
+            }
+            *slot = Some(value);
+        }
+        let path = match path {
+            Some(Val::Str(path)) => path,
+            Some(other) => {
+                let message =
+                    format!("a memory path must be a str, not {}", self.type_name(&other));
+                return Err(self.raise("TypeError", message, at));
+            }
+            None => {
+                let message = format!("{method}() missing 1 required positional argument: 'path'");
+                return Err(self.raise("TypeError", message, at));
+            }
+        };
+        let span = self.span(at);
+        if method == "get" {
+            let default = self.py_of(&other.unwrap_or(Val::None), 0, at)?;
+            let value = self.host.memory_get(&path, default, span);
+            return self.val_of(&value, 0, at);
+        }
+        let Some(value) = other else {
+            let message = "set() missing 1 required positional argument: 'value'";
+            return Err(self.raise("TypeError", message, at));
+        };
+        let value = self.py_of(&value, 0, at)?;
+        match self.host.memory_set(&path, value, span) {
+            Ok(()) => Ok(Val::None),
+            Err(error) => Err(self.raise_host(error, at)),
+        }
+    }
+
+    /// `Model(field=…)`: pydantic's validation of presence and extra keys.
+    fn instantiate(
+        &mut self,
+        index: usize,
+        args: &[Val],
+        kwargs: &[(String, Val)],
+        at: At,
+    ) -> R<Val> {
+        let program = self.program;
+        let Some(model) = program.models.get(index) else {
+            return Err(self.raise("NameError", "model not found", at));
+        };
+        if !args.is_empty() {
+            let message = format!(
+                "BaseModel.__init__() takes 1 positional argument but {} were given",
+                args.len() + 1
+            );
+            return Err(self.raise("TypeError", message, at));
+        }
+        let mut fields: Vec<(Rc<str>, Val)> = Vec::new();
+        let mut errors = Vec::new();
+        for field in &model.fields {
+            if let Some((_, value)) = kwargs.iter().find(|(k, _)| *k == field.name) {
+                fields.push((Rc::from(field.name.as_str()), value.clone()));
+                continue;
+            }
+            let value = match &field.default {
+                super::ast::FieldDefault::Required => {
+                    let input = self.kwargs_repr(kwargs, at)?;
+                    errors.push(format!(
+                        "{}\n  Field required [type=missing, input_value={input}, input_type=dict]",
+                        field.name
+                    ));
+                    continue;
+                }
+                super::ast::FieldDefault::Value(expr) => self.eval(&mut Frame::module(), expr)?,
+                super::ast::FieldDefault::Factory(expr) => {
+                    let factory = self.eval(&mut Frame::module(), expr)?;
+                    self.call_value(factory, Vec::new(), Vec::new(), expr.at)?
+                }
+                super::ast::FieldDefault::Unsupported(diagnostic) => {
+                    return Err(Signal::Stop(diagnostic.clone()));
+                }
+            };
+            fields.push((Rc::from(field.name.as_str()), value));
+        }
+        for (key, value) in kwargs {
+            if model.fields.iter().any(|f| f.name == *key) {
+                continue;
+            }
+            match model.extra {
+                Extra::Allow => fields.push((Rc::from(key.as_str()), value.clone())),
+                Extra::Ignore => {}
+                Extra::Forbid => {
+                    let input = self.repr(value, at)?;
+                    let input_type = self.type_name(value);
+                    errors.push(format!(
+                        "{key}\n  Extra inputs are not permitted [type=extra_forbidden, \
+                         input_value={input}, input_type={input_type}]"
+                    ));
+                }
+            }
+        }
+        if !errors.is_empty() {
+            let message = format!(
+                "{} validation error{} for {}\n{}",
+                errors.len(),
+                plural(errors.len()),
+                model.name,
+                errors.join("\n")
+            );
+            return Err(self.raise("ValidationError", message, at));
+        }
+        let object = ObjectObj { class: Rc::from(model.name.as_str()), model: Some(index), fields };
+        Ok(Val::Object(Rc::new(object)))
+    }
+
+    fn kwargs_repr(&mut self, kwargs: &[(String, Val)], at: At) -> R<String> {
+        let mut out = String::from("{");
+        for (i, (key, value)) in kwargs.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            super::value::repr_str(key, &mut out);
+            out.push_str(": ");
+            out.push_str(&self.repr(value, at)?);
+        }
+        out.push('}');
+        Ok(out)
+    }
+
+    /// Rasa's `ToolResult(llm_response=…, …)`.
+    fn tool_result(&mut self, args: Vec<Val>, kwargs: Vec<(String, Val)>, at: At) -> R<Val> {
+        if args.len() > 1 {
+            let message = "ToolResult() takes at most 1 positional argument";
+            return Err(self.raise("TypeError", message, at));
+        }
+        let mut fields: Vec<(Rc<str>, Val)> =
+            args.into_iter().map(|a| (Rc::from("llm_response"), a)).collect();
+        for (key, value) in kwargs {
+            if fields.iter().any(|(k, _)| **k == *key) {
+                let message = format!("ToolResult() got multiple values for argument '{key}'");
+                return Err(self.raise("TypeError", message, at));
+            }
+            fields.push((Rc::from(key.as_str()), value));
+        }
+        let object = ObjectObj { class: Rc::from("ToolResult"), model: None, fields };
+        Ok(Val::Object(Rc::new(object)))
+    }
+
+    // ----- the boundary -----
+
+    /// A value from outside.
+    pub(crate) fn val_of(&mut self, value: &PyValue, depth: usize, at: At) -> R<Val> {
+        if depth > MAX_VALUE_DEPTH {
+            return Err(self.too_deep_to_cross(at));
+        }
+        self.charge(1, at)?;
+        Ok(match value {
+            PyValue::None => Val::None,
+            PyValue::Bool(b) => Val::Bool(*b),
+            PyValue::Int(n) => Val::Int(*n),
+            PyValue::Float(x) => Val::Float(*x),
+            PyValue::Str(s) => Val::str(s),
+            PyValue::List(items) | PyValue::Tuple(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.val_of(item, depth + 1, at)?);
+                }
+                if matches!(value, PyValue::Tuple(_)) {
+                    Val::tuple(values)
+                } else {
+                    self.new_list(values)
+                }
+            }
+            PyValue::Dict(entries) => {
+                let mut values = Vec::with_capacity(entries.len());
+                for (key, item) in entries {
+                    values.push((
+                        self.val_of(key, depth + 1, at)?,
+                        self.val_of(item, depth + 1, at)?,
+                    ));
+                }
+                self.new_dict(values)
+            }
+            PyValue::Object { class, fields } => {
+                let mut values = Vec::with_capacity(fields.len());
+                for (name, item) in fields {
+                    values.push((Rc::from(name.as_str()), self.val_of(item, depth + 1, at)?));
+                }
+                let model = self.program.models.iter().rposition(|m| m.name == *class);
+                let model = model.filter(|_| class != "ToolResult");
+                Val::Object(Rc::new(ObjectObj {
+                    class: Rc::from(class.as_str()),
+                    model,
+                    fields: values,
+                }))
+            }
+            PyValue::Context => Val::Context,
+            PyValue::Opaque { str, .. } => Val::str(str),
+        })
+    }
+
+    fn too_deep_to_cross(&self, at: At) -> Signal {
+        let message = format!(
+            "a value nested more than {MAX_VALUE_DEPTH} levels deep (or containing itself) \
+             cannot cross between the tool and the simulation"
+        );
+        self.stop(LIMIT, message, at)
+    }
+
+    /// A value for outside.
+    pub(crate) fn py_of(&mut self, value: &Val, depth: usize, at: At) -> R<PyValue> {
+        if depth > MAX_VALUE_DEPTH {
+            return Err(self.too_deep_to_cross(at));
+        }
+        self.charge(1, at)?;
+        Ok(match value {
+            Val::None => PyValue::None,
+            Val::Bool(b) => PyValue::Bool(*b),
+            Val::Int(n) => PyValue::Int(*n),
+            Val::Float(x) => PyValue::Float(*x),
+            Val::Str(s) => PyValue::Str(s.to_string()),
+            Val::List(list) => {
+                let items = list.items.borrow();
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.iter() {
+                    out.push(self.py_of(item, depth + 1, at)?);
+                }
+                PyValue::List(out)
+            }
+            Val::Tuple(tuple) => {
+                let mut out = Vec::with_capacity(tuple.items.len());
+                for item in &tuple.items {
+                    out.push(self.py_of(item, depth + 1, at)?);
+                }
+                PyValue::Tuple(out)
+            }
+            Val::Dict(dict) => {
+                let entries = dict.entries.borrow();
+                let mut out = Vec::with_capacity(entries.len());
+                for (key, item) in entries.iter() {
+                    out.push((self.py_of(key, depth + 1, at)?, self.py_of(item, depth + 1, at)?));
+                }
+                PyValue::Dict(out)
+            }
+            Val::Object(object) => {
+                let mut fields = Vec::with_capacity(object.fields.len());
+                for (name, item) in &object.fields {
+                    fields.push((name.to_string(), self.py_of(item, depth + 1, at)?));
+                }
+                PyValue::Object { class: object.class.to_string(), fields }
+            }
+            Val::Context => PyValue::Context,
+            other => PyValue::Opaque {
+                type_name: self.type_name(other),
+                repr: self.repr(other, at)?,
+                str: self.str_of(other, at)?,
+            },
+        })
+    }
+}
+
+/// The value of a literal.
+fn constant(c: &Const) -> Val {
+    match c {
+        Const::None => Val::None,
+        Const::Bool(b) => Val::Bool(*b),
+        Const::Int(n) => Val::Int(*n),
+        Const::Float(x) => Val::Float(*x),
+        Const::Str(s) => Val::str(s),
+    }
+}
+
+/// `f() missing 2 required positional arguments: 'a' and 'b'`.
+fn missing_message(function: &str, missing: &[&str]) -> String {
+    let quoted: Vec<String> = missing.iter().map(|m| format!("'{m}'")).collect();
+    let list = match quoted.as_slice() {
+        [one] => one.clone(),
+        [init @ .., last] if init.len() == 1 => format!("{} and {last}", init.join(", ")),
+        [init @ .., last] => format!("{}, and {last}", init.join(", ")),
+        [] => String::new(),
+    };
+    format!(
+        "{function}() missing {} required positional argument{}: {list}",
+        missing.len(),
+        plural(missing.len())
+    )
+}
+
+/// `"s"` for counts other than one.
+pub(crate) fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+/// Python's `ascii()` of a repr: non-ASCII characters escaped.
+fn ascii(repr: &str) -> String {
+    let mut out = String::with_capacity(repr.len());
+    for c in repr.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            super::value::escape_char(c, &mut out);
+        }
+    }
+    out
+}

@@ -1,0 +1,217 @@
+//! An interpreter for the Python subset tool functions are written in, so the simulation
+//! can *run* a scanned tool body against a mock CRM and project memory.
+//!
+//! [`compile_module`] reads one file into a [`Program`]: every module-level `def` and
+//! `async def`, every pydantic `BaseModel` class (fields, defaults, `extra`), exception
+//! classes, imports and module-level `NAME = expression` constants. [`Program::call`] runs
+//! one function with keyword arguments; what the body reaches outside itself (the CRM
+//! client imported `from hubspot_client import …`, `context.memory`) goes to a [`Host`].
+//!
+//! The subset (Python 3.12 semantics; anything else stops the run with
+//! [`Outcome::Unsupported`] at the token, never a guess):
+//!
+//! - **Statements**: expressions, `=` (names, `d[k]`, tuple unpacking), augmented
+//!   assignment, `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
+//!   `return`, `pass`, `raise`, `try`/`except`/`else`/`finally`, `assert`, `del`.
+//! - **Expressions**: literals of every string prefix but bytes, f-strings with
+//!   conversions and format specs, names, attributes, subscripts and slices, calls with
+//!   positional and keyword arguments, `await` (transparent), `not`/`and`/`or`,
+//!   comparisons (chained, `in`, `is`), arithmetic and bitwise operators, `a if c else b`,
+//!   displays and comprehensions (a set is a list without duplicates; a generator
+//!   expression is evaluated eagerly into a list).
+//! - **Builtins**: `len str int float bool list dict tuple set sorted reversed min max sum
+//!   any all isinstance enumerate zip range print abs round repr chr ord format`, the
+//!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists),
+//!   builtin exception classes with their hierarchy, pydantic models (`model_dump()`) and
+//!   Rasa's `ToolResult`.
+//!
+//! Values have Python's reference semantics (a list appended to through one name is
+//! changed for every name). Known differences from CPython, all deliberate: integers
+//! are 64-bit (a result beyond that stops the run rather than growing); calling an
+//! `async def` runs it at once; parameter defaults are evaluated at each call; `/` and
+//! `*` markers in a signature are ignored; `ValidationError` messages leave out
+//! pydantic's documentation link; dicts are searched linearly (each lookup costs steps
+//! in proportion to the dict's size).
+//!
+//! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
+//! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
+//! elements), [`MAX_CALL_DEPTH`] nested calls,
+//! [`MAX_SIZE`] elements or characters per `str`, `list`, `dict` or `range` (a
+//! `MemoryError` is raised instead of allocating), [`MAX_NESTING`] levels of expression
+//! and block nesting when compiling, [`MAX_VALUE_DEPTH`] levels of nested values, and
+//! [`MAX_RECURSION`] nested evaluations in all. No input panics, recurses without bound or
+//! runs without end.
+
+mod ast;
+mod builtins;
+mod compile;
+mod eval;
+mod format;
+mod ops;
+mod parse;
+mod runtime;
+mod value;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::diagnostic::{Diagnostic, Span};
+
+pub use value::PyValue;
+
+/// Evaluation steps one call may take: each statement and expression evaluated is one
+/// step, and bulk work costs one step per [`WORK_PER_STEP`] elements touched.
+pub(crate) const MAX_STEPS: u64 = 100_000;
+
+/// Elements (or characters) of bulk work that cost one evaluation step.
+pub(crate) const WORK_PER_STEP: u64 = 64;
+
+/// Nested calls of the file's functions, the called tool included.
+pub(crate) const MAX_CALL_DEPTH: usize = 32;
+
+/// Largest `str` (in characters), `list`, `tuple`, `dict` or `range` (in elements) a run
+/// may build; a larger one raises `MemoryError` instead of being allocated.
+pub(crate) const MAX_SIZE: usize = 1_000_000;
+
+/// Deepest nesting of an expression (brackets, operators, trailers) or of blocks that
+/// compiles.
+pub(crate) const MAX_NESTING: usize = 100;
+
+/// Deepest nesting of values (a list in a dict in a list…) that is printed, compared or
+/// handed across the boundary; deeper raises `RecursionError`.
+pub(crate) const MAX_VALUE_DEPTH: usize = 100;
+
+/// Nested evaluations (statements, expressions, calls) in all, so that the native stack
+/// stays bounded whatever combination of the other limits a body reaches.
+pub(crate) const MAX_RECURSION: usize = 400;
+
+/// Code of a construct outside the subset.
+pub(crate) const UNSUPPORTED: &str = super::tools::UNSUPPORTED;
+
+/// Code of a limit reached, when compiling or running.
+pub(crate) const LIMIT: &str = "swaplab.python.limit";
+
+/// An exception the [`Host`] raises into the tool's body.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HostError {
+    /// The exception's class name (`RuntimeError`, `MemoryWriteError`); unknown names
+    /// are treated as direct subclasses of `Exception`.
+    pub exc_type: String,
+    /// `str(exc)`.
+    pub message: String,
+}
+
+impl HostError {
+    /// An exception of class `exc_type` with this message.
+    pub fn new(exc_type: impl Into<String>, message: impl Into<String>) -> HostError {
+        HostError { exc_type: exc_type.into(), message: message.into() }
+    }
+}
+
+/// What the tool's body can reach outside itself.
+pub trait Host {
+    /// `<client>.<function>(…)` where `<client>` was imported with
+    /// `from hubspot_client import <client>` (any alias). `span` is the whole call.
+    fn crm_call(
+        &mut self,
+        function: &str,
+        args: &[PyValue],
+        kwargs: &[(String, PyValue)],
+        span: Span,
+    ) -> Result<PyValue, HostError>;
+
+    /// `context.memory.get(path, default=None)`.
+    fn memory_get(&mut self, path: &str, default: PyValue, span: Span) -> PyValue;
+
+    /// `context.memory.set(path, value)`; `Err` raises in the body (the Rasa runtime turns
+    /// `MemoryWriteError` into the tool's result — that is the caller's business).
+    fn memory_set(&mut self, path: &str, value: PyValue, span: Span) -> Result<(), HostError>;
+}
+
+/// How a call ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The function returned this value (`None` when it fell off its end).
+    Returned(PyValue),
+    /// An exception escaped the function. `str(exc)` is `message`.
+    Raised {
+        /// The exception's class name.
+        exc_type: String,
+        /// `str(exc)`.
+        message: String,
+        /// Where it was raised.
+        span: Span,
+    },
+    /// The body used something outside the supported subset, or hit a limit; the
+    /// diagnostic points at the token (code `swaplab.python.unsupported` or
+    /// `swaplab.python.limit`, `Phase::Read`, `Severity::Error`) and says what.
+    Unsupported(Diagnostic),
+}
+
+/// One file, compiled: its functions, models and module-level names, ready to call.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Syntax errors and constructs outside the subset, in file order. A function whose
+    /// body has one is kept; calling it returns [`Outcome::Unsupported`].
+    pub diagnostics: Vec<Diagnostic>,
+    path: String,
+    text: String,
+    functions: Vec<ast::Function>,
+    models: Vec<ast::Model>,
+    globals: BTreeMap<String, ast::Global>,
+    /// User-defined exception classes and their base class.
+    exc_parents: BTreeMap<String, String>,
+}
+
+/// Compiles every module-level `def`/`async def` (tools and plain helpers) and every
+/// pydantic `BaseModel` class of one file. Never panics; problems become
+/// [`Program::diagnostics`].
+pub fn compile_module(path: &str, text: &str) -> Program {
+    compile::compile(path, text)
+}
+
+impl Program {
+    /// Whether the file defines a module-level function named `name`.
+    pub fn has_function(&self, name: &str) -> bool {
+        self.function_index(name).is_some()
+    }
+
+    /// The names of the module-level functions, in file order (a redefined name once,
+    /// where it was last defined).
+    pub fn function_names(&self) -> Vec<&str> {
+        self.functions
+            .iter()
+            .enumerate()
+            .filter(|(i, f)| self.function_index(&f.name) == Some(*i))
+            .map(|(_, f)| f.name.as_str())
+            .collect()
+    }
+
+    /// Calls `function` with keyword arguments (the model's arguments, already validated
+    /// by the caller). Parameters missing from `kwargs` take their default or raise
+    /// `TypeError`. With `with_context`, a parameter named `context` (or annotated
+    /// `ToolContext`) receives [`PyValue::Context`]; otherwise it gets its default or
+    /// `None`. A FastMCP `Context`-annotated parameter gets `None`.
+    pub fn call(
+        &self,
+        function: &str,
+        kwargs: &[(String, PyValue)],
+        with_context: bool,
+        host: &mut dyn Host,
+    ) -> Outcome {
+        match self.function_index(function) {
+            Some(index) => eval::run(self, index, kwargs, with_context, host),
+            None => Outcome::Raised {
+                exc_type: "NameError".to_owned(),
+                message: format!("name '{function}' is not defined"),
+                span: Span::point(crate::diagnostic::Position::START),
+            },
+        }
+    }
+
+    /// The function that `name` refers to at module level (the last definition wins).
+    fn function_index(&self, name: &str) -> Option<usize> {
+        self.functions.iter().rposition(|f| f.name == name)
+    }
+}

@@ -1,0 +1,1396 @@
+//! Python's operators on runtime values: arithmetic with 64-bit integers and floats,
+//! equality and ordering, `in`, `is`, indexing and slicing, attribute lookup, iteration,
+//! and `repr`/`str` — with CPython's error messages where they are short and standard.
+//!
+//! Walks over nested values are capped at [`MAX_VALUE_DEPTH`] (deeper raises
+//! `RecursionError`), and bulk work is charged to the step budget.
+
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+use super::ast::{At, BinOp, CmpOp, UnOp};
+use super::eval::{Interp, R, Signal};
+use super::runtime::{DictObj, ExcObj, ListObj, Val, range_len};
+use super::value::{repr_float, repr_str};
+use super::{MAX_SIZE, MAX_VALUE_DEPTH};
+
+/// A running iteration.
+pub(crate) enum Iter {
+    /// A list, read live (appending while iterating extends the loop, as in Python).
+    List(Rc<ListObj>, usize),
+    /// A snapshot.
+    Items(std::vec::IntoIter<Val>),
+    /// `range`: the next value, the step and how many are left.
+    Range(i64, i64, u64),
+    /// A string's characters from a byte offset.
+    Chars(Rc<str>, usize),
+}
+
+impl Interp<'_, '_> {
+    /// `type(x).__name__`.
+    pub(crate) fn type_name(&self, value: &Val) -> String {
+        match value {
+            Val::None => "NoneType",
+            Val::Bool(_) => "bool",
+            Val::Int(_) => "int",
+            Val::Float(_) => "float",
+            Val::Str(_) => "str",
+            Val::List(_) => "list",
+            Val::Tuple(_) => "tuple",
+            Val::Dict(_) => "dict",
+            Val::Object(object) => return object.class.to_string(),
+            Val::Exc(exc) => return exc.class.to_string(),
+            Val::Range(..) => "range",
+            Val::Context => "ToolContext",
+            Val::Memory => "ProjectMemory",
+            Val::Client => "CrmClient",
+            Val::Function(_) => "function",
+            Val::Model(_) | Val::ToolResult | Val::ExcClass(_) | Val::Type(_) => "type",
+            Val::Builtin(_) | Val::Bound(_) => "builtin_function_or_method",
+            Val::Foreign(_) => "object",
+        }
+        .to_owned()
+    }
+
+    fn type_error(&self, message: impl Into<String>, at: At) -> Signal {
+        self.raise("TypeError", message, at)
+    }
+
+    /// Stops the run if either value is outside the subset.
+    fn foreign(&self, values: &[&Val], at: At) -> R<()> {
+        match values.iter().find_map(|v| match v {
+            Val::Foreign(what) => Some(what.clone()),
+            _ => None,
+        }) {
+            Some(what) => Err(self.unsupported(&format!("using {what}"), at)),
+            None => Ok(()),
+        }
+    }
+
+    /// Raises `MemoryError` if a str of these parts would exceed [`MAX_SIZE`] characters.
+    pub(crate) fn check_str(&mut self, text: &str, at: At) -> R<()> {
+        if text.len() > MAX_SIZE {
+            self.charge(text.len(), at)?;
+            if text.len() > 4 * MAX_SIZE || text.chars().count() > MAX_SIZE {
+                return Err(self.memory_error(at));
+            }
+        }
+        Ok(())
+    }
+
+    /// Characters in `text`, charged.
+    pub(crate) fn char_count(&mut self, text: &str, at: At) -> R<usize> {
+        if text.is_ascii() {
+            return Ok(text.len());
+        }
+        self.charge(text.len(), at)?;
+        Ok(text.chars().count())
+    }
+
+    // ----- arithmetic -----
+
+    /// `a <op> b`.
+    pub(crate) fn binary(&mut self, op: BinOp, a: &Val, b: &Val, at: At) -> R<Val> {
+        if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+            if let (Val::Bool(p), Val::Bool(q)) = (a, b) {
+                match op {
+                    BinOp::BitOr => return Ok(Val::Bool(*p | *q)),
+                    BinOp::BitAnd => return Ok(Val::Bool(*p & *q)),
+                    BinOp::BitXor => return Ok(Val::Bool(*p ^ *q)),
+                    _ => {}
+                }
+            }
+            return self.int_op(op, x, y, (a, b), at);
+        }
+        if a.is_number() && b.is_number() {
+            let (x, y) = (a.as_float().unwrap_or(0.0), b.as_float().unwrap_or(0.0));
+            return self.float_op(op, x, y, (a, b), at);
+        }
+        self.foreign(&[a, b], at)?;
+        match (op, a, b) {
+            (BinOp::Add, Val::Str(x), Val::Str(y)) => {
+                let mut out = String::with_capacity(x.len() + y.len());
+                if x.len() + y.len() > MAX_SIZE {
+                    let count = self.char_count(x, at)? + self.char_count(y, at)?;
+                    if count > MAX_SIZE {
+                        return Err(self.memory_error(at));
+                    }
+                }
+                self.charge(x.len() + y.len(), at)?;
+                out.push_str(x);
+                out.push_str(y);
+                Ok(Val::str(&out))
+            }
+            (BinOp::Add, Val::List(x), Val::List(y)) => {
+                let mut items = x.items.borrow().clone();
+                items.extend(y.items.borrow().iter().cloned());
+                self.charge(items.len(), at)?;
+                if items.len() > MAX_SIZE {
+                    return Err(self.memory_error(at));
+                }
+                Ok(self.new_list(items))
+            }
+            (BinOp::Add, Val::Tuple(x), Val::Tuple(y)) => {
+                if x.items.len() + y.items.len() > MAX_SIZE {
+                    return Err(self.memory_error(at));
+                }
+                self.charge(x.items.len() + y.items.len(), at)?;
+                Ok(Val::tuple(x.items.iter().chain(&y.items).cloned().collect()))
+            }
+            (BinOp::Mul, seq @ (Val::Str(_) | Val::List(_) | Val::Tuple(_)), n)
+            | (BinOp::Mul, n, seq @ (Val::Str(_) | Val::List(_) | Val::Tuple(_))) => {
+                match n.as_int() {
+                    Some(n) => self.repeat(seq, n, at),
+                    None => Err(self.type_error(
+                        format!(
+                            "can't multiply sequence by non-int of type '{}'",
+                            self.type_name(n)
+                        ),
+                        at,
+                    )),
+                }
+            }
+            (BinOp::BitOr, Val::Dict(x), Val::Dict(y)) => {
+                let merged = self.new_dict(x.entries.borrow().clone());
+                if let Val::Dict(d) = &merged {
+                    let entries = y.entries.borrow().clone();
+                    for (key, value) in entries {
+                        self.dict_set(d, key, value, at)?;
+                    }
+                }
+                Ok(merged)
+            }
+            (BinOp::Mod, Val::Str(_), _) => {
+                Err(self.unsupported("printf-style `%` formatting (use an f-string)", at))
+            }
+            (BinOp::Add, Val::Str(_) | Val::List(_) | Val::Tuple(_), other) => {
+                let kind = self.type_name(a);
+                let message = format!(
+                    "can only concatenate {kind} (not \"{}\") to {kind}",
+                    self.type_name(other)
+                );
+                Err(self.type_error(message, at))
+            }
+            _ => Err(self.operand_error(op, a, b, at)),
+        }
+    }
+
+    /// `current <op>= operand`: lists extend and dicts update in place.
+    pub(crate) fn in_place(&mut self, op: BinOp, current: Val, operand: &Val, at: At) -> R<Val> {
+        match (op, &current) {
+            (BinOp::Add, Val::List(list)) => {
+                let items = self.collect(operand, at)?;
+                self.extend_list(list, items, at)?;
+                Ok(current)
+            }
+            (BinOp::BitOr, Val::Dict(dict)) if matches!(operand, Val::Dict(_)) => {
+                if let Val::Dict(other) = operand {
+                    let entries = other.entries.borrow().clone();
+                    for (key, value) in entries {
+                        self.dict_set(dict, key, value, at)?;
+                    }
+                }
+                Ok(current)
+            }
+            _ => self.binary(op, &current, operand, at),
+        }
+    }
+
+    fn operand_error(&self, op: BinOp, a: &Val, b: &Val, at: At) -> Signal {
+        let message = format!(
+            "unsupported operand type(s) for {}: '{}' and '{}'",
+            op.symbol(),
+            self.type_name(a),
+            self.type_name(b)
+        );
+        self.type_error(message, at)
+    }
+
+    /// `seq * n`.
+    fn repeat(&mut self, seq: &Val, n: i64, at: At) -> R<Val> {
+        let times = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
+        let len = match seq {
+            Val::Str(s) => self.char_count(s, at)?,
+            Val::List(l) => l.items.borrow().len(),
+            Val::Tuple(t) => t.items.len(),
+            _ => 0,
+        };
+        let total = len.saturating_mul(times);
+        if total > MAX_SIZE {
+            return Err(self.memory_error(at));
+        }
+        let times = if total == 0 { 0 } else { times };
+        self.charge(total, at)?;
+        Ok(match seq {
+            Val::Str(s) => Val::str(&s.repeat(times)),
+            Val::List(l) => {
+                let items = repeat_items(&l.items.borrow(), times);
+                self.new_list(items)
+            }
+            Val::Tuple(t) => Val::tuple(repeat_items(&t.items, times)),
+            _ => Val::None,
+        })
+    }
+
+    fn int_op(&mut self, op: BinOp, x: i64, y: i64, operands: (&Val, &Val), at: At) -> R<Val> {
+        let result = match op {
+            BinOp::Add => x.checked_add(y),
+            BinOp::Sub => x.checked_sub(y),
+            BinOp::Mul => x.checked_mul(y),
+            BinOp::Div => {
+                if y == 0 {
+                    return Err(self.raise("ZeroDivisionError", "division by zero", at));
+                }
+                #[allow(clippy::cast_precision_loss)]
+                return Ok(Val::Float(x as f64 / y as f64));
+            }
+            BinOp::FloorDiv => {
+                if y == 0 {
+                    let message = "integer division or modulo by zero";
+                    return Err(self.raise("ZeroDivisionError", message, at));
+                }
+                x.checked_div(y).map(|q| if x % y != 0 && ((x < 0) != (y < 0)) { q - 1 } else { q })
+            }
+            BinOp::Mod => {
+                if y == 0 {
+                    return Err(self.raise("ZeroDivisionError", "integer modulo by zero", at));
+                }
+                let r = x.checked_rem(y).unwrap_or(0);
+                Some(if r != 0 && ((r < 0) != (y < 0)) { r + y } else { r })
+            }
+            BinOp::Pow => {
+                if y < 0 {
+                    if x == 0 {
+                        let message = "0.0 cannot be raised to a negative power";
+                        return Err(self.raise("ZeroDivisionError", message, at));
+                    }
+                    #[allow(clippy::cast_precision_loss)]
+                    return Ok(Val::Float((x as f64).powf(y as f64)));
+                }
+                match (x, u32::try_from(y)) {
+                    (0 | 1, _) => Some(if y == 0 { 1 } else { x }),
+                    (-1, _) => Some(if y % 2 == 0 { 1 } else { -1 }),
+                    (_, Ok(e)) => x.checked_pow(e),
+                    _ => None,
+                }
+            }
+            BinOp::LShift | BinOp::RShift if y < 0 => {
+                return Err(self.raise("ValueError", "negative shift count", at));
+            }
+            BinOp::LShift => {
+                if x == 0 {
+                    Some(0)
+                } else {
+                    u32::try_from(y)
+                        .ok()
+                        .filter(|&s| s < 64)
+                        .and_then(|s| x.checked_shl(s).filter(|r| r >> s == x))
+                }
+            }
+            BinOp::RShift => Some(if y >= 64 { if x < 0 { -1 } else { 0 } } else { x >> y }),
+            BinOp::BitOr => Some(x | y),
+            BinOp::BitAnd => Some(x & y),
+            BinOp::BitXor => Some(x ^ y),
+            BinOp::MatMul => return Err(self.operand_error(op, operands.0, operands.1, at)),
+        };
+        result.map(Val::Int).ok_or_else(|| self.overflow(at))
+    }
+
+    fn float_op(&mut self, op: BinOp, x: f64, y: f64, operands: (&Val, &Val), at: At) -> R<Val> {
+        let value = match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::Div => {
+                if y == 0.0 {
+                    return Err(self.raise("ZeroDivisionError", "float division by zero", at));
+                }
+                x / y
+            }
+            BinOp::FloorDiv | BinOp::Mod => {
+                if y == 0.0 {
+                    let message = if op == BinOp::Mod {
+                        "float modulo"
+                    } else {
+                        "float floor division by zero"
+                    };
+                    return Err(self.raise("ZeroDivisionError", message, at));
+                }
+                let (div, rem) = float_divmod(x, y);
+                if op == BinOp::Mod { rem } else { div }
+            }
+            BinOp::Pow => {
+                if x == 0.0 && y < 0.0 {
+                    let message = "0.0 cannot be raised to a negative power";
+                    return Err(self.raise("ZeroDivisionError", message, at));
+                }
+                if x < 0.0 && y.is_finite() && y.fract() != 0.0 {
+                    return Err(self.unsupported("a complex result of `**`", at));
+                }
+                let value = x.powf(y);
+                if value.is_infinite() && x.is_finite() && y.is_finite() {
+                    let message = "(34, 'Numerical result out of range')";
+                    return Err(self.raise("OverflowError", message, at));
+                }
+                value
+            }
+            _ => return Err(self.operand_error(op, operands.0, operands.1, at)),
+        };
+        Ok(Val::Float(value))
+    }
+
+    /// `<op> value`.
+    pub(crate) fn unary(&mut self, op: UnOp, value: &Val, at: At) -> R<Val> {
+        if op == UnOp::Not {
+            return Ok(Val::Bool(!value.truthy()));
+        }
+        self.foreign(&[value], at)?;
+        match (op, value) {
+            (UnOp::Neg, Val::Float(x)) => Ok(Val::Float(-x)),
+            (UnOp::Pos, Val::Float(x)) => Ok(Val::Float(*x)),
+            (UnOp::Neg, v) if v.as_int().is_some() => {
+                v.as_int().and_then(i64::checked_neg).map(Val::Int).ok_or_else(|| self.overflow(at))
+            }
+            (UnOp::Pos, v) if v.as_int().is_some() => Ok(Val::Int(v.as_int().unwrap_or(0))),
+            (UnOp::Invert, v) if v.as_int().is_some() => Ok(Val::Int(!v.as_int().unwrap_or(0))),
+            _ => {
+                let symbol = match op {
+                    UnOp::Neg => "-",
+                    UnOp::Pos => "+",
+                    _ => "~",
+                };
+                let message =
+                    format!("bad operand type for unary {symbol}: '{}'", self.type_name(value));
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    // ----- comparisons -----
+
+    /// `a <op> b` for one comparison of a chain.
+    pub(crate) fn compare(&mut self, op: CmpOp, a: &Val, b: &Val, at: At) -> R<bool> {
+        match op {
+            CmpOp::Eq => self.eq(a, b, at),
+            CmpOp::NotEq => Ok(!self.eq(a, b, at)?),
+            CmpOp::In => self.contains(b, a, at),
+            CmpOp::NotIn => Ok(!self.contains(b, a, at)?),
+            CmpOp::Is => Ok(identical(a, b)),
+            CmpOp::IsNot => Ok(!identical(a, b)),
+            CmpOp::Lt | CmpOp::LtE | CmpOp::Gt | CmpOp::GtE => {
+                let symbol = match op {
+                    CmpOp::Lt => "<",
+                    CmpOp::LtE => "<=",
+                    CmpOp::Gt => ">",
+                    _ => ">=",
+                };
+                let ordering = self.partial_cmp(a, b, symbol, 0, at)?;
+                Ok(ordering.is_some_and(|o| match op {
+                    CmpOp::Lt => o.is_lt(),
+                    CmpOp::LtE => o.is_le(),
+                    CmpOp::Gt => o.is_gt(),
+                    _ => o.is_ge(),
+                }))
+            }
+        }
+    }
+
+    /// `a < b`.
+    pub(crate) fn less(&mut self, a: &Val, b: &Val, at: At) -> R<bool> {
+        Ok(self.partial_cmp(a, b, "<", 0, at)? == Some(Ordering::Less))
+    }
+
+    fn partial_cmp(
+        &mut self,
+        a: &Val,
+        b: &Val,
+        symbol: &str,
+        depth: usize,
+        at: At,
+    ) -> R<Option<Ordering>> {
+        if depth > MAX_VALUE_DEPTH {
+            let message = "maximum recursion depth exceeded in comparison";
+            return Err(self.raise("RecursionError", message, at));
+        }
+        if a.is_number() && b.is_number() {
+            return Ok(number_cmp(a, b));
+        }
+        self.foreign(&[a, b], at)?;
+        match (a, b) {
+            (Val::Str(x), Val::Str(y)) => {
+                self.charge(x.len().min(y.len()), at)?;
+                Ok(Some(x.cmp(y)))
+            }
+            (Val::List(x), Val::List(y)) => {
+                let (xs, ys) = (x.items.borrow(), y.items.borrow());
+                self.sequence_cmp(&xs, &ys, symbol, depth, at)
+            }
+            (Val::Tuple(x), Val::Tuple(y)) => {
+                self.sequence_cmp(&x.items, &y.items, symbol, depth, at)
+            }
+            _ => {
+                let message = format!(
+                    "'{symbol}' not supported between instances of '{}' and '{}'",
+                    self.type_name(a),
+                    self.type_name(b)
+                );
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    fn sequence_cmp(
+        &mut self,
+        xs: &[Val],
+        ys: &[Val],
+        symbol: &str,
+        depth: usize,
+        at: At,
+    ) -> R<Option<Ordering>> {
+        for (x, y) in xs.iter().zip(ys) {
+            self.charge(1, at)?;
+            if !identical(x, y) && !self.eq_depth(x, y, depth + 1, at)? {
+                return self.partial_cmp(x, y, symbol, depth + 1, at);
+            }
+        }
+        Ok(Some(xs.len().cmp(&ys.len())))
+    }
+
+    /// `a == b`.
+    pub(crate) fn eq(&mut self, a: &Val, b: &Val, at: At) -> R<bool> {
+        self.eq_depth(a, b, 0, at)
+    }
+
+    fn eq_depth(&mut self, a: &Val, b: &Val, depth: usize, at: At) -> R<bool> {
+        if depth > MAX_VALUE_DEPTH {
+            let message = "maximum recursion depth exceeded in comparison";
+            return Err(self.raise("RecursionError", message, at));
+        }
+        if a.is_number() && b.is_number() {
+            return Ok(number_cmp(a, b) == Some(Ordering::Equal));
+        }
+        Ok(match (a, b) {
+            (Val::Str(x), Val::Str(y)) => {
+                self.charge(x.len().min(y.len()), at)?;
+                x == y
+            }
+            (Val::List(x), Val::List(y)) => {
+                Rc::ptr_eq(x, y) || {
+                    let (xs, ys) = (x.items.borrow(), y.items.borrow());
+                    self.sequence_eq(&xs, &ys, depth, at)?
+                }
+            }
+            (Val::Tuple(x), Val::Tuple(y)) => self.sequence_eq(&x.items, &y.items, depth, at)?,
+            (Val::Dict(x), Val::Dict(y)) => {
+                if Rc::ptr_eq(x, y) {
+                    return Ok(true);
+                }
+                let (xs, ys) = (x.entries.borrow(), y.entries.borrow());
+                if xs.len() != ys.len() {
+                    return Ok(false);
+                }
+                for (key, value) in xs.iter() {
+                    let Some(i) = self.find_key(&ys, key, at)? else { return Ok(false) };
+                    let Some((_, other)) = ys.get(i) else { return Ok(false) };
+                    if !identical(value, other) && !self.eq_depth(value, other, depth + 1, at)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            (Val::Object(x), Val::Object(y)) => {
+                if x.class != y.class || x.model != y.model || x.fields.len() != y.fields.len() {
+                    return Ok(false);
+                }
+                for ((xn, xv), (yn, yv)) in x.fields.iter().zip(&y.fields) {
+                    if xn != yn || !self.eq_depth(xv, yv, depth + 1, at)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            (Val::Range(..), Val::Range(..)) => range_eq(a, b),
+            _ => identical(a, b),
+        })
+    }
+
+    fn sequence_eq(&mut self, xs: &[Val], ys: &[Val], depth: usize, at: At) -> R<bool> {
+        if xs.len() != ys.len() {
+            return Ok(false);
+        }
+        for (x, y) in xs.iter().zip(ys) {
+            self.charge(1, at)?;
+            if !identical(x, y) && !self.eq_depth(x, y, depth + 1, at)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `item in container`.
+    pub(crate) fn contains(&mut self, container: &Val, item: &Val, at: At) -> R<bool> {
+        self.foreign(&[container, item], at)?;
+        match container {
+            Val::Str(s) => match item {
+                Val::Str(sub) => {
+                    self.charge(s.len(), at)?;
+                    Ok(s.contains(&**sub))
+                }
+                other => {
+                    let message = format!(
+                        "'in <string>' requires string as left operand, not {}",
+                        self.type_name(other)
+                    );
+                    Err(self.type_error(message, at))
+                }
+            },
+            Val::List(list) => {
+                let items = list.items.borrow();
+                self.sequence_contains(&items, item, at)
+            }
+            Val::Tuple(tuple) => self.sequence_contains(&tuple.items, item, at),
+            Val::Dict(dict) => {
+                let entries = dict.entries.borrow();
+                Ok(self.find_key(&entries, item, at)?.is_some())
+            }
+            Val::Range(start, stop, step) => {
+                let Some(n) = item.as_int().or_else(|| match item {
+                    #[allow(clippy::cast_possible_truncation)]
+                    Val::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 => Some(*x as i64),
+                    _ => None,
+                }) else {
+                    return Ok(false);
+                };
+                let (start, stop, step) =
+                    (i128::from(*start), i128::from(*stop), i128::from(*step));
+                let n = i128::from(n);
+                let inside = if step > 0 { start <= n && n < stop } else { stop < n && n <= start };
+                Ok(inside && (n - start) % step == 0)
+            }
+            other => {
+                let message =
+                    format!("argument of type '{}' is not iterable", self.type_name(other));
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    fn sequence_contains(&mut self, items: &[Val], item: &Val, at: At) -> R<bool> {
+        for candidate in items {
+            self.charge(1, at)?;
+            if identical(candidate, item) || self.eq(candidate, item, at)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    // ----- dicts -----
+
+    /// Raises `TypeError` unless `value` can be a dict key.
+    pub(crate) fn hashable(&self, value: &Val, at: At) -> R<()> {
+        let mut stack = vec![(value, 0usize)];
+        while let Some((v, depth)) = stack.pop() {
+            match v {
+                Val::List(_) | Val::Dict(_) | Val::Object(_) => {
+                    let message = format!("unhashable type: '{}'", self.type_name(v));
+                    return Err(self.type_error(message, at));
+                }
+                Val::Tuple(tuple) if depth < MAX_VALUE_DEPTH => {
+                    stack.extend(tuple.items.iter().map(|item| (item, depth + 1)));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The index of `key` among a dict's entries.
+    pub(crate) fn find_key(
+        &mut self,
+        entries: &[(Val, Val)],
+        key: &Val,
+        at: At,
+    ) -> R<Option<usize>> {
+        self.hashable(key, at)?;
+        self.charge(entries.len(), at)?;
+        for (i, (candidate, _)) in entries.iter().enumerate() {
+            if identical(candidate, key) || self.eq(candidate, key, at)? {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `d[key] = value`.
+    pub(crate) fn dict_set(&mut self, dict: &Rc<DictObj>, key: Val, value: Val, at: At) -> R<()> {
+        let found = {
+            let entries = dict.entries.borrow();
+            self.find_key(&entries, &key, at)?
+        };
+        let Ok(mut entries) = dict.entries.try_borrow_mut() else {
+            return Err(self.raise("RuntimeError", "dictionary changed size during iteration", at));
+        };
+        match found.and_then(|i| entries.get_mut(i)) {
+            Some(entry) => entry.1 = value,
+            None => {
+                if entries.len() >= MAX_SIZE {
+                    drop(entries);
+                    return Err(self.memory_error(at));
+                }
+                entries.push((key, value));
+            }
+        }
+        Ok(())
+    }
+
+    /// Mutable access to a list's items.
+    pub(crate) fn list_mut<'l>(
+        &self,
+        list: &'l ListObj,
+        at: At,
+    ) -> R<std::cell::RefMut<'l, Vec<Val>>> {
+        list.items
+            .try_borrow_mut()
+            .map_err(|_| self.raise("RuntimeError", "list changed during iteration", at))
+    }
+
+    /// Appends `items` to a list, within [`MAX_SIZE`].
+    pub(crate) fn extend_list(&mut self, list: &ListObj, items: Vec<Val>, at: At) -> R<()> {
+        self.charge(items.len(), at)?;
+        let mut target = self.list_mut(list, at)?;
+        if target.len() + items.len() > MAX_SIZE {
+            drop(target);
+            return Err(self.memory_error(at));
+        }
+        target.extend(items);
+        Ok(())
+    }
+
+    /// The values without duplicates, first occurrences kept (a set, as a list).
+    pub(crate) fn unique(&mut self, values: Vec<Val>, at: At) -> R<Vec<Val>> {
+        let mut out: Vec<Val> = Vec::with_capacity(values.len());
+        for value in values {
+            self.hashable(&value, at)?;
+            let mut seen = false;
+            self.charge(out.len(), at)?;
+            for kept in &out {
+                if identical(kept, &value) || self.eq(kept, &value, at)? {
+                    seen = true;
+                    break;
+                }
+            }
+            if !seen {
+                out.push(value);
+            }
+        }
+        Ok(out)
+    }
+
+    // ----- items -----
+
+    fn index(&self, key: &Val, len: usize, what: &str, at: At) -> R<usize> {
+        let Some(i) = key.as_int() else {
+            let message = if what == "string" {
+                format!("string indices must be integers, not '{}'", self.type_name(key))
+            } else {
+                let kind = what.split(' ').next().unwrap_or(what);
+                format!("{kind} indices must be integers or slices, not {}", self.type_name(key))
+            };
+            return Err(self.type_error(message, at));
+        };
+        let len = i64::try_from(len).unwrap_or(i64::MAX);
+        let j = if i < 0 { i.saturating_add(len) } else { i };
+        if j < 0 || j >= len {
+            return Err(self.raise("IndexError", format!("{what} index out of range"), at));
+        }
+        Ok(usize::try_from(j).unwrap_or(0))
+    }
+
+    /// `container[key]`.
+    pub(crate) fn get_item(&mut self, container: &Val, key: &Val, at: At) -> R<Val> {
+        self.foreign(&[container, key], at)?;
+        match container {
+            Val::List(list) => {
+                let items = list.items.borrow();
+                let i = self.index(key, items.len(), "list", at)?;
+                Ok(items.get(i).cloned().unwrap_or(Val::None))
+            }
+            Val::Tuple(tuple) => {
+                let i = self.index(key, tuple.items.len(), "tuple", at)?;
+                Ok(tuple.items.get(i).cloned().unwrap_or(Val::None))
+            }
+            Val::Str(s) => {
+                let len = self.char_count(s, at)?;
+                let i = self.index(key, len, "string", at)?;
+                let c = if s.is_ascii() {
+                    s.get(i..=i).map(str::to_owned)
+                } else {
+                    s.chars().nth(i).map(String::from)
+                };
+                Ok(Val::str(&c.unwrap_or_default()))
+            }
+            Val::Dict(dict) => {
+                let entries = dict.entries.borrow();
+                match self.find_key(&entries, key, at)? {
+                    Some(i) => Ok(entries.get(i).map_or(Val::None, |(_, v)| v.clone())),
+                    None => Err(self.raise_with("KeyError", vec![key.clone()], at)),
+                }
+            }
+            Val::Range(start, stop, step) => {
+                let len = usize::try_from(range_len(*start, *stop, *step)).unwrap_or(usize::MAX);
+                let i = self.index(key, len, "range object", at)?;
+                let i = i64::try_from(i).unwrap_or(0);
+                Ok(Val::Int(start.wrapping_add(i.wrapping_mul(*step))))
+            }
+            Val::Type(ty) => {
+                Err(self.unsupported(&format!("the generic alias `{}[…]`", ty.name()), at))
+            }
+            other => {
+                let message = format!("'{}' object is not subscriptable", self.type_name(other));
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    /// `container[key] = value`.
+    pub(crate) fn set_item(&mut self, container: &Val, key: Val, value: Val, at: At) -> R<()> {
+        self.foreign(&[container], at)?;
+        match container {
+            Val::List(list) => {
+                let len = list.items.borrow().len();
+                let i = self.index(&key, len, "list assignment", at)?;
+                if let Some(slot) = self.list_mut(list, at)?.get_mut(i) {
+                    *slot = value;
+                }
+                Ok(())
+            }
+            Val::Dict(dict) => self.dict_set(dict, key, value, at),
+            other => {
+                let message =
+                    format!("'{}' object does not support item assignment", self.type_name(other));
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    /// `del container[key]`.
+    pub(crate) fn del_item(&mut self, container: &Val, key: &Val, at: At) -> R<()> {
+        self.foreign(&[container], at)?;
+        match container {
+            Val::List(list) => {
+                let len = list.items.borrow().len();
+                let i = self.index(key, len, "list assignment", at)?;
+                self.charge(len, at)?;
+                let mut items = self.list_mut(list, at)?;
+                if i < items.len() {
+                    items.remove(i);
+                }
+                Ok(())
+            }
+            Val::Dict(dict) => {
+                let found = {
+                    let entries = dict.entries.borrow();
+                    self.find_key(&entries, key, at)?
+                };
+                let Some(i) = found else {
+                    return Err(self.raise_with("KeyError", vec![key.clone()], at));
+                };
+                let mut entries = dict.entries.try_borrow_mut().map_err(|_| {
+                    self.raise("RuntimeError", "dictionary changed during iteration", at)
+                })?;
+                if i < entries.len() {
+                    entries.remove(i);
+                }
+                Ok(())
+            }
+            other => {
+                let message =
+                    format!("'{}' object doesn't support item deletion", self.type_name(other));
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    /// `container[lower:upper:step]`.
+    pub(crate) fn slice(
+        &mut self,
+        container: &Val,
+        lower: Option<Val>,
+        upper: Option<Val>,
+        step: Option<Val>,
+        at: At,
+    ) -> R<Val> {
+        self.foreign(&[container], at)?;
+        let bound = |value: Option<Val>| -> R<Option<i64>> {
+            match value {
+                None | Some(Val::None) => Ok(None),
+                Some(v) => v.as_int().map(Some).ok_or_else(|| {
+                    self.type_error(
+                        "slice indices must be integers or None or have an __index__ method",
+                        at,
+                    )
+                }),
+            }
+        };
+        let (lower, upper, step) = (bound(lower)?, bound(upper)?, bound(step)?);
+        let step = step.unwrap_or(1);
+        if step == 0 {
+            return Err(self.raise("ValueError", "slice step cannot be zero", at));
+        }
+        let pick = |len: usize| slice_indices(len, lower, upper, step);
+        match container {
+            Val::List(list) => {
+                let items = list.items.borrow();
+                let chosen: Vec<Val> =
+                    pick(items.len()).filter_map(|i| items.get(i).cloned()).collect();
+                drop(items);
+                self.charge(chosen.len(), at)?;
+                Ok(self.new_list(chosen))
+            }
+            Val::Tuple(tuple) => {
+                let chosen: Vec<Val> =
+                    pick(tuple.items.len()).filter_map(|i| tuple.items.get(i).cloned()).collect();
+                self.charge(chosen.len(), at)?;
+                Ok(Val::tuple(chosen))
+            }
+            Val::Str(s) => {
+                self.charge(s.len(), at)?;
+                let chars: Vec<char> = s.chars().collect();
+                let text: String = pick(chars.len()).filter_map(|i| chars.get(i)).collect();
+                Ok(Val::str(&text))
+            }
+            Val::Range(start, stop, range_step) => {
+                let len = usize::try_from(range_len(*start, *stop, *range_step)).unwrap_or(0);
+                let values: Vec<i64> = pick(len)
+                    .map(|i| {
+                        start.wrapping_add(i64::try_from(i).unwrap_or(0).wrapping_mul(*range_step))
+                    })
+                    .collect();
+                self.charge(values.len(), at)?;
+                Ok(self.new_list(values.into_iter().map(Val::Int).collect()))
+            }
+            Val::Dict(_) => Err(self.type_error("unhashable type: 'slice'", at)),
+            other => {
+                let message = format!("'{}' object is not subscriptable", self.type_name(other));
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    // ----- attributes -----
+
+    /// `value.name`.
+    pub(crate) fn get_attr(&mut self, value: Val, name: &str, at: At) -> R<Val> {
+        match &value {
+            Val::Foreign(what) => Err(self.unsupported(&format!("{what} (`.{name}`)"), at)),
+            Val::Context if name == "memory" => Ok(Val::Memory),
+            Val::Context => Err(self.unsupported(
+                &format!("`context.{name}` (only `context.memory.get/set` runs)"),
+                at,
+            )),
+            Val::Memory if name == "get" || name == "set" => Ok(Val::bound(value, name)),
+            Val::Memory => Err(self.unsupported(&format!("`context.memory.{name}`"), at)),
+            Val::Client => Ok(Val::bound(value, name)),
+            Val::Object(object) => {
+                if let Some((_, field)) = object.fields.iter().find(|(k, _)| &**k == name) {
+                    return Ok(field.clone());
+                }
+                let program = self.program;
+                let model = object.model.and_then(|i| program.models.get(i));
+                if let Some(model) = model {
+                    if name == "model_dump" {
+                        return Ok(Val::bound(value.clone(), name));
+                    }
+                    if model.methods.iter().any(|m| m == name) || name.starts_with("model_") {
+                        let what = format!("`{}.{name}`", object.class);
+                        return Err(self.unsupported(&what, at));
+                    }
+                }
+                let message = format!("'{}' object has no attribute '{name}'", object.class);
+                Err(self.raise("AttributeError", message, at))
+            }
+            Val::Exc(exc) if name == "args" => Ok(Val::tuple(exc.args.clone())),
+            Val::Str(_) | Val::List(_) | Val::Dict(_) => {
+                let kind = self.type_name(&value);
+                if super::builtins::has_method(&kind, name) {
+                    return Ok(Val::bound(value, name));
+                }
+                if super::builtins::python_has_method(&kind, name) {
+                    return Err(self.unsupported(&format!("`{kind}.{name}()`"), at));
+                }
+                let message = format!("'{kind}' object has no attribute '{name}'");
+                Err(self.raise("AttributeError", message, at))
+            }
+            Val::Model(_) | Val::Type(_) | Val::ToolResult | Val::ExcClass(_) => {
+                Err(self.unsupported(&format!("the class attribute `.{name}`"), at))
+            }
+            other => {
+                let message =
+                    format!("'{}' object has no attribute '{name}'", self.type_name(other));
+                Err(self.raise("AttributeError", message, at))
+            }
+        }
+    }
+
+    // ----- iteration -----
+
+    /// Starts iterating over `value`.
+    pub(crate) fn iter(&mut self, value: &Val, at: At) -> R<Iter> {
+        self.foreign(&[value], at)?;
+        match value {
+            Val::List(list) => Ok(Iter::List(list.clone(), 0)),
+            Val::Tuple(tuple) => {
+                self.charge(tuple.items.len(), at)?;
+                Ok(Iter::Items(tuple.items.clone().into_iter()))
+            }
+            Val::Str(s) => Ok(Iter::Chars(s.clone(), 0)),
+            Val::Dict(dict) => {
+                let keys: Vec<Val> = dict.entries.borrow().iter().map(|(k, _)| k.clone()).collect();
+                self.charge(keys.len(), at)?;
+                Ok(Iter::Items(keys.into_iter()))
+            }
+            Val::Range(start, stop, step) => {
+                Ok(Iter::Range(*start, *step, range_len(*start, *stop, *step)))
+            }
+            Val::Object(object) if object.model.is_some() => {
+                let pairs: Vec<Val> = object
+                    .fields
+                    .iter()
+                    .map(|(k, v)| Val::tuple(vec![Val::Str(k.clone()), v.clone()]))
+                    .collect();
+                Ok(Iter::Items(pairs.into_iter()))
+            }
+            other => {
+                let message = format!("'{}' object is not iterable", self.type_name(other));
+                Err(self.type_error(message, at))
+            }
+        }
+    }
+
+    /// The next item of an iteration.
+    pub(crate) fn next(&mut self, iter: &mut Iter) -> Option<Val> {
+        match iter {
+            Iter::List(list, i) => {
+                let item = list.items.borrow().get(*i).cloned();
+                *i += 1;
+                item
+            }
+            Iter::Items(items) => items.next(),
+            Iter::Range(next, step, left) => {
+                if *left == 0 {
+                    return None;
+                }
+                let value = *next;
+                *left -= 1;
+                *next = next.wrapping_add(*step);
+                Some(Val::Int(value))
+            }
+            Iter::Chars(s, at) => {
+                let c = s.get(*at..)?.chars().next()?;
+                *at += c.len_utf8();
+                let mut buffer = [0u8; 4];
+                Some(Val::str(c.encode_utf8(&mut buffer)))
+            }
+        }
+    }
+
+    /// Every item of an iterable, within [`MAX_SIZE`].
+    pub(crate) fn collect(&mut self, value: &Val, at: At) -> R<Vec<Val>> {
+        match value {
+            Val::List(list) => {
+                let items = list.items.borrow().clone();
+                self.charge(items.len(), at)?;
+                return Ok(items);
+            }
+            Val::Range(start, stop, step) if range_len(*start, *stop, *step) > MAX_SIZE as u64 => {
+                return Err(self.memory_error(at));
+            }
+            _ => {}
+        }
+        let mut iter = self.iter(value, at)?;
+        let mut out = Vec::new();
+        while let Some(item) = self.next(&mut iter) {
+            if out.len() >= MAX_SIZE {
+                return Err(self.memory_error(at));
+            }
+            self.charge(1, at)?;
+            out.push(item);
+        }
+        Ok(out)
+    }
+
+    /// Exactly `count` items of an iterable, for unpacking.
+    pub(crate) fn unpack(&mut self, value: &Val, count: usize, at: At) -> R<Vec<Val>> {
+        let mut iter = match self.iter(value, at) {
+            Ok(iter) => iter,
+            Err(Signal::Raise(_)) => {
+                let message =
+                    format!("cannot unpack non-iterable {} object", self.type_name(value));
+                return Err(self.type_error(message, at));
+            }
+            Err(stop) => return Err(stop),
+        };
+        let mut out = Vec::with_capacity(count);
+        while let Some(item) = self.next(&mut iter) {
+            if out.len() == count {
+                let message = format!("too many values to unpack (expected {count})");
+                return Err(self.raise("ValueError", message, at));
+            }
+            out.push(item);
+        }
+        if out.len() < count {
+            let message =
+                format!("not enough values to unpack (expected {count}, got {})", out.len());
+            return Err(self.raise("ValueError", message, at));
+        }
+        Ok(out)
+    }
+
+    // ----- text -----
+
+    /// `repr(value)`.
+    pub(crate) fn repr(&mut self, value: &Val, at: At) -> R<String> {
+        let mut out = String::new();
+        self.write_repr(value, &mut out, 0, &mut Vec::new(), at)?;
+        self.check_str(&out, at)?;
+        Ok(out)
+    }
+
+    /// `str(value)`.
+    pub(crate) fn str_of(&mut self, value: &Val, at: At) -> R<String> {
+        match value {
+            Val::Str(s) => Ok(s.to_string()),
+            Val::Exc(exc) => self.exc_str(exc, at),
+            Val::Object(object) if object.model.is_some() => {
+                let mut out = String::new();
+                for (i, (name, field)) in object.fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(name);
+                    out.push('=');
+                    self.write_repr(field, &mut out, 1, &mut Vec::new(), at)?;
+                }
+                self.check_str(&out, at)?;
+                Ok(out)
+            }
+            other => self.repr(other, at),
+        }
+    }
+
+    /// `str(exc)`.
+    pub(crate) fn exc_str(&mut self, exc: &ExcObj, at: At) -> R<String> {
+        match exc.args.as_slice() {
+            [] => Ok(String::new()),
+            [only] if self.is_subclass(&exc.class, "KeyError") => self.repr(only, at),
+            [only] => self.str_of(only, at),
+            args => self.repr(&Val::tuple(args.to_vec()), at),
+        }
+    }
+
+    fn write_repr(
+        &mut self,
+        value: &Val,
+        out: &mut String,
+        depth: usize,
+        seen: &mut Vec<*const ()>,
+        at: At,
+    ) -> R<()> {
+        if depth > MAX_VALUE_DEPTH {
+            let message = "maximum recursion depth exceeded while getting the repr of an object";
+            return Err(self.raise("RecursionError", message, at));
+        }
+        if out.len() > 4 * MAX_SIZE {
+            return Err(self.memory_error(at));
+        }
+        self.charge(1, at)?;
+        match value {
+            Val::None => out.push_str("None"),
+            Val::Bool(true) => out.push_str("True"),
+            Val::Bool(false) => out.push_str("False"),
+            Val::Int(n) => out.push_str(&n.to_string()),
+            Val::Float(x) => out.push_str(&repr_float(*x)),
+            Val::Str(s) => {
+                self.charge(s.len(), at)?;
+                repr_str(s, out);
+            }
+            Val::List(list) => self.write_list(list, out, depth, seen, at)?,
+            Val::Tuple(tuple) => {
+                out.push('(');
+                self.write_items(&tuple.items, out, depth, seen, at)?;
+                if tuple.items.len() == 1 {
+                    out.push(',');
+                }
+                out.push(')');
+            }
+            Val::Dict(dict) => self.write_dict(dict, out, depth, seen, at)?,
+            Val::Object(object) => {
+                out.push_str(&object.class);
+                out.push('(');
+                self.write_fields(&object.fields, out, depth, seen, at)?;
+                out.push(')');
+            }
+            Val::Exc(exc) => {
+                out.push_str(&exc.class);
+                out.push('(');
+                self.write_items(&exc.args, out, depth, seen, at)?;
+                out.push(')');
+            }
+            other => out.push_str(&self.describe(other)),
+        }
+        Ok(())
+    }
+
+    fn write_list(
+        &mut self,
+        list: &Rc<ListObj>,
+        out: &mut String,
+        depth: usize,
+        seen: &mut Vec<*const ()>,
+        at: At,
+    ) -> R<()> {
+        let id = Rc::as_ptr(list).cast::<()>();
+        if seen.contains(&id) {
+            out.push_str("[...]");
+            return Ok(());
+        }
+        seen.push(id);
+        out.push('[');
+        let items = list.items.borrow();
+        self.write_items(&items, out, depth, seen, at)?;
+        out.push(']');
+        seen.pop();
+        Ok(())
+    }
+
+    fn write_dict(
+        &mut self,
+        dict: &Rc<DictObj>,
+        out: &mut String,
+        depth: usize,
+        seen: &mut Vec<*const ()>,
+        at: At,
+    ) -> R<()> {
+        let id = Rc::as_ptr(dict).cast::<()>();
+        if seen.contains(&id) {
+            out.push_str("{...}");
+            return Ok(());
+        }
+        seen.push(id);
+        out.push('{');
+        let entries = dict.entries.borrow();
+        for (i, (key, item)) in entries.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            self.write_repr(key, out, depth + 1, seen, at)?;
+            out.push_str(": ");
+            self.write_repr(item, out, depth + 1, seen, at)?;
+        }
+        out.push('}');
+        seen.pop();
+        Ok(())
+    }
+
+    fn write_fields(
+        &mut self,
+        fields: &[(Rc<str>, Val)],
+        out: &mut String,
+        depth: usize,
+        seen: &mut Vec<*const ()>,
+        at: At,
+    ) -> R<()> {
+        for (i, (name, field)) in fields.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(name);
+            out.push('=');
+            self.write_repr(field, out, depth + 1, seen, at)?;
+        }
+        Ok(())
+    }
+
+    /// The repr of a value that holds no other values.
+    #[cold]
+    fn describe(&self, value: &Val) -> String {
+        let program = self.program;
+        match value {
+            Val::Range(start, stop, 1) => format!("range({start}, {stop})"),
+            Val::Range(start, stop, step) => format!("range({start}, {stop}, {step})"),
+            Val::Context => "<ToolContext>".to_owned(),
+            Val::Memory => "<ProjectMemory>".to_owned(),
+            Val::Client => "<CRM client>".to_owned(),
+            Val::Function(i) => {
+                let name = program.functions.get(*i).map_or("?", |f| f.name.as_str());
+                format!("<function {name}>")
+            }
+            Val::Model(i) => {
+                let name = program.models.get(*i).map_or("?", |m| m.name.as_str());
+                format!("<class '{name}'>")
+            }
+            Val::ToolResult => "<class 'ToolResult'>".to_owned(),
+            Val::ExcClass(class) => format!("<class '{class}'>"),
+            Val::Type(ty) => format!("<class '{}'>", ty.name()),
+            Val::Builtin(builtin) => format!("<built-in function {}>", builtin.name()),
+            Val::Bound(bound) => format!("<built-in method {}>", bound.name),
+            Val::Foreign(what) => format!("<{what}>"),
+            _ => String::new(),
+        }
+    }
+
+    fn write_items(
+        &mut self,
+        items: &[Val],
+        out: &mut String,
+        depth: usize,
+        seen: &mut Vec<*const ()>,
+        at: At,
+    ) -> R<()> {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            self.write_repr(item, out, depth + 1, seen, at)?;
+        }
+        Ok(())
+    }
+}
+
+/// The items repeated `times` times.
+fn repeat_items(items: &[Val], times: usize) -> Vec<Val> {
+    (0..times).flat_map(|_| items.iter().cloned()).collect()
+}
+
+/// Whether `a is b`.
+pub(crate) fn identical(a: &Val, b: &Val) -> bool {
+    match (a, b) {
+        (Val::None, Val::None)
+        | (Val::Context, Val::Context)
+        | (Val::Memory, Val::Memory)
+        | (Val::Client, Val::Client)
+        | (Val::ToolResult, Val::ToolResult) => true,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Float(x), Val::Float(y)) => x.to_bits() == y.to_bits(),
+        (Val::Str(x), Val::Str(y)) => Rc::ptr_eq(x, y) || x == y,
+        (Val::List(x), Val::List(y)) => Rc::ptr_eq(x, y),
+        (Val::Tuple(x), Val::Tuple(y)) => Rc::ptr_eq(x, y),
+        (Val::Dict(x), Val::Dict(y)) => Rc::ptr_eq(x, y),
+        (Val::Object(x), Val::Object(y)) => Rc::ptr_eq(x, y),
+        (Val::Exc(x), Val::Exc(y)) => Rc::ptr_eq(x, y),
+        (Val::Bound(x), Val::Bound(y)) => Rc::ptr_eq(x, y),
+        (Val::Function(x), Val::Function(y)) | (Val::Model(x), Val::Model(y)) => x == y,
+        (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,
+        (Val::Type(x), Val::Type(y)) => x == y,
+        (Val::Builtin(x), Val::Builtin(y)) => x == y,
+        (Val::Range(..), Val::Range(..)) => range_eq(a, b),
+        _ => false,
+    }
+}
+
+fn range_eq(a: &Val, b: &Val) -> bool {
+    let (Val::Range(s1, e1, t1), Val::Range(s2, e2, t2)) = (a, b) else { return false };
+    let (n1, n2) = (range_len(*s1, *e1, *t1), range_len(*s2, *e2, *t2));
+    n1 == n2 && (n1 == 0 || (s1 == s2 && (n1 == 1 || t1 == t2)))
+}
+
+/// Python's numeric comparison of ints, bools and floats, exact across types.
+pub(crate) fn number_cmp(a: &Val, b: &Val) -> Option<Ordering> {
+    match (a, b) {
+        (Val::Float(x), Val::Float(y)) => x.partial_cmp(y),
+        (Val::Float(x), other) => int_float_cmp(other.as_int()?, *x).map(Ordering::reverse),
+        (other, Val::Float(y)) => int_float_cmp(other.as_int()?, *y),
+        _ => Some(a.as_int()?.cmp(&b.as_int()?)),
+    }
+}
+
+/// Compares an int with a float exactly.
+fn int_float_cmp(i: i64, f: f64) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    if f >= 9.3e18 {
+        return Some(Ordering::Less);
+    }
+    if f <= -9.3e18 {
+        return Some(Ordering::Greater);
+    }
+    #[allow(clippy::cast_possible_truncation)]
+    let whole = f.trunc() as i128;
+    match i128::from(i).cmp(&whole) {
+        Ordering::Equal => {
+            let fraction = f - f.trunc();
+            Some(if fraction > 0.0 {
+                Ordering::Less
+            } else if fraction < 0.0 {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            })
+        }
+        other => Some(other),
+    }
+}
+
+/// Python's float `divmod`: floor quotient and a remainder with the divisor's sign.
+fn float_divmod(x: f64, y: f64) -> (f64, f64) {
+    let mut rem = x % y;
+    let mut div = (x - rem) / y;
+    if rem != 0.0 {
+        if (y < 0.0) != (rem < 0.0) {
+            rem += y;
+            div -= 1.0;
+        }
+    } else {
+        rem = 0.0_f64.copysign(y);
+    }
+    let floor = if div != 0.0 {
+        let mut floor = div.floor();
+        if div - floor > 0.5 {
+            floor += 1.0;
+        }
+        floor
+    } else {
+        0.0_f64.copysign(x / y)
+    };
+    (floor, rem)
+}
+
+/// The indices a slice selects from a sequence of `len` items, as CPython adjusts them.
+fn slice_indices(
+    len: usize,
+    lower: Option<i64>,
+    upper: Option<i64>,
+    step: i64,
+) -> impl Iterator<Item = usize> {
+    let len = i128::try_from(len).unwrap_or(0);
+    let step = i128::from(step);
+    let adjust = |bound: Option<i64>, default: i128| -> i128 {
+        let Some(b) = bound else { return default };
+        let mut b = i128::from(b);
+        if b < 0 {
+            b += len;
+            if b < 0 {
+                b = if step < 0 { -1 } else { 0 };
+            }
+        } else if b >= len {
+            b = if step < 0 { len - 1 } else { len };
+        }
+        b
+    };
+    let (start, stop) = if step > 0 {
+        (adjust(lower, 0), adjust(upper, len))
+    } else {
+        (adjust(lower, len - 1), adjust(upper, -1))
+    };
+    let count = if step > 0 {
+        if start < stop { (stop - start - 1) / step + 1 } else { 0 }
+    } else if stop < start {
+        (start - stop - 1) / (-step) + 1
+    } else {
+        0
+    };
+    (0..count).filter_map(move |k| usize::try_from(start + k * step).ok())
+}

@@ -1,0 +1,467 @@
+//! Values while a call runs: Python's reference semantics with `Rc` (a list appended to
+//! through one name changes for all), the builtin types and functions as values, and the
+//! exception class hierarchy.
+//!
+//! Containers drop iteratively, so a list nested a million levels deep frees without
+//! recursion; cycles are broken when the call ends (see [`super::eval`]).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A value during a run.
+#[derive(Clone)]
+pub(crate) enum Val {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(Rc<str>),
+    List(Rc<ListObj>),
+    Tuple(Rc<TupleObj>),
+    Dict(Rc<DictObj>),
+    /// A pydantic model instance or a `ToolResult`.
+    Object(Rc<ObjectObj>),
+    Exc(Rc<ExcObj>),
+    /// `range(start, stop, step)`.
+    Range(i64, i64, i64),
+    /// Rasa's `ToolContext`.
+    Context,
+    /// `context.memory`.
+    Memory,
+    /// The CRM client.
+    Client,
+    Function(usize),
+    Model(usize),
+    ToolResult,
+    ExcClass(Rc<str>),
+    Type(Ty),
+    Builtin(Builtin),
+    /// A method looked up on a value, not called yet.
+    Bound(Rc<BoundObj>),
+    /// Something outside the subset (an imported module or name, a class): using it
+    /// stops the run. The text says what it is.
+    Foreign(Rc<str>),
+}
+
+/// A `list`.
+#[derive(Default)]
+pub(crate) struct ListObj {
+    pub(crate) items: RefCell<Vec<Val>>,
+}
+
+/// A `tuple`.
+pub(crate) struct TupleObj {
+    pub(crate) items: Vec<Val>,
+}
+
+/// A `dict`: entries in insertion order.
+#[derive(Default)]
+pub(crate) struct DictObj {
+    pub(crate) entries: RefCell<Vec<(Val, Val)>>,
+}
+
+/// A model instance (`model` is its index) or a `ToolResult` (`model` is `None`).
+pub(crate) struct ObjectObj {
+    pub(crate) class: Rc<str>,
+    pub(crate) model: Option<usize>,
+    pub(crate) fields: Vec<(Rc<str>, Val)>,
+}
+
+/// An exception instance.
+pub(crate) struct ExcObj {
+    pub(crate) class: Rc<str>,
+    pub(crate) args: Vec<Val>,
+}
+
+/// `receiver.name`, a method not yet called.
+pub(crate) struct BoundObj {
+    pub(crate) receiver: Val,
+    pub(crate) name: Rc<str>,
+}
+
+/// Frees the values on `stack` and everything only they hold, without recursion.
+fn dismantle(mut stack: Vec<Val>) {
+    while let Some(value) = stack.pop() {
+        match value {
+            Val::List(rc) => {
+                if let Some(list) = Rc::into_inner(rc) {
+                    stack.append(&mut list.items.take());
+                }
+            }
+            Val::Tuple(rc) => {
+                if let Some(mut tuple) = Rc::into_inner(rc) {
+                    stack.append(&mut tuple.items);
+                }
+            }
+            Val::Dict(rc) => {
+                if let Some(dict) = Rc::into_inner(rc) {
+                    for (k, v) in dict.entries.take() {
+                        stack.push(k);
+                        stack.push(v);
+                    }
+                }
+            }
+            Val::Object(rc) => {
+                if let Some(mut object) = Rc::into_inner(rc) {
+                    stack.extend(std::mem::take(&mut object.fields).into_iter().map(|(_, v)| v));
+                }
+            }
+            Val::Exc(rc) => {
+                if let Some(mut exc) = Rc::into_inner(rc) {
+                    stack.append(&mut exc.args);
+                }
+            }
+            Val::Bound(rc) => {
+                if let Some(mut bound) = Rc::into_inner(rc) {
+                    stack.push(std::mem::replace(&mut bound.receiver, Val::None));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Drop for ListObj {
+    fn drop(&mut self) {
+        let items = std::mem::take(self.items.get_mut());
+        if !items.is_empty() {
+            dismantle(items);
+        }
+    }
+}
+
+impl Drop for TupleObj {
+    fn drop(&mut self) {
+        let items = std::mem::take(&mut self.items);
+        if !items.is_empty() {
+            dismantle(items);
+        }
+    }
+}
+
+impl Drop for DictObj {
+    fn drop(&mut self) {
+        let entries = std::mem::take(self.entries.get_mut());
+        if !entries.is_empty() {
+            dismantle(entries.into_iter().flat_map(|(k, v)| [k, v]).collect());
+        }
+    }
+}
+
+impl Drop for ObjectObj {
+    fn drop(&mut self) {
+        let fields = std::mem::take(&mut self.fields);
+        if !fields.is_empty() {
+            dismantle(fields.into_iter().map(|(_, v)| v).collect());
+        }
+    }
+}
+
+impl Drop for ExcObj {
+    fn drop(&mut self) {
+        let args = std::mem::take(&mut self.args);
+        if !args.is_empty() {
+            dismantle(args);
+        }
+    }
+}
+
+impl Drop for BoundObj {
+    fn drop(&mut self) {
+        let receiver = std::mem::replace(&mut self.receiver, Val::None);
+        dismantle(vec![receiver]);
+    }
+}
+
+impl Val {
+    /// A `str`.
+    pub(crate) fn str(text: &str) -> Val {
+        Val::Str(Rc::from(text))
+    }
+
+    /// A `tuple`.
+    pub(crate) fn tuple(items: Vec<Val>) -> Val {
+        Val::Tuple(Rc::new(TupleObj { items }))
+    }
+
+    /// A method of `receiver`.
+    pub(crate) fn bound(receiver: Val, name: &str) -> Val {
+        Val::Bound(Rc::new(BoundObj { receiver, name: Rc::from(name) }))
+    }
+
+    /// An exception of `class` with these arguments.
+    pub(crate) fn exception(class: &str, args: Vec<Val>) -> Rc<ExcObj> {
+        Rc::new(ExcObj { class: Rc::from(class), args })
+    }
+
+    /// Python's truthiness.
+    pub(crate) fn truthy(&self) -> bool {
+        match self {
+            Val::None => false,
+            Val::Bool(b) => *b,
+            Val::Int(n) => *n != 0,
+            Val::Float(f) => *f != 0.0,
+            Val::Str(s) => !s.is_empty(),
+            Val::List(l) => !l.items.borrow().is_empty(),
+            Val::Tuple(t) => !t.items.is_empty(),
+            Val::Dict(d) => !d.entries.borrow().is_empty(),
+            Val::Range(start, stop, step) => range_len(*start, *stop, *step) > 0,
+            _ => true,
+        }
+    }
+
+    /// The number as an `i64`, for `int` and `bool`.
+    pub(crate) fn as_int(&self) -> Option<i64> {
+        match self {
+            Val::Int(n) => Some(*n),
+            Val::Bool(b) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
+    /// The number as an `f64`, for `int`, `bool` and `float`.
+    pub(crate) fn as_float(&self) -> Option<f64> {
+        match self {
+            Val::Float(f) => Some(*f),
+            #[allow(clippy::cast_precision_loss)]
+            other => other.as_int().map(|n| n as f64),
+        }
+    }
+
+    /// Whether this is an `int`, `bool` or `float`.
+    pub(crate) fn is_number(&self) -> bool {
+        matches!(self, Val::Int(_) | Val::Bool(_) | Val::Float(_))
+    }
+}
+
+/// How many values `range(start, stop, step)` yields.
+pub(crate) fn range_len(start: i64, stop: i64, step: i64) -> u64 {
+    let (start, stop, step) = (i128::from(start), i128::from(stop), i128::from(step));
+    let len = if step > 0 && start < stop {
+        (stop - start - 1) / step + 1
+    } else if step < 0 && start > stop {
+        (start - stop - 1) / (-step) + 1
+    } else {
+        0
+    };
+    u64::try_from(len).unwrap_or(0)
+}
+
+/// The builtin types, callable and usable with `isinstance`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ty {
+    Str,
+    Int,
+    Float,
+    Bool,
+    List,
+    Tuple,
+    Dict,
+    /// `set`: a list without duplicates here.
+    Set,
+}
+
+impl Ty {
+    /// The type's name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Ty::Str => "str",
+            Ty::Int => "int",
+            Ty::Float => "float",
+            Ty::Bool => "bool",
+            Ty::List => "list",
+            Ty::Tuple => "tuple",
+            Ty::Dict => "dict",
+            Ty::Set => "set",
+        }
+    }
+}
+
+/// The builtin functions the subset has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Builtin {
+    Len,
+    Repr,
+    Sorted,
+    Reversed,
+    Min,
+    Max,
+    Sum,
+    Any,
+    All,
+    Isinstance,
+    Enumerate,
+    Zip,
+    Range,
+    Print,
+    Abs,
+    Round,
+    Chr,
+    Ord,
+    Format,
+}
+
+impl Builtin {
+    /// The function's name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Builtin::Len => "len",
+            Builtin::Repr => "repr",
+            Builtin::Sorted => "sorted",
+            Builtin::Reversed => "reversed",
+            Builtin::Min => "min",
+            Builtin::Max => "max",
+            Builtin::Sum => "sum",
+            Builtin::Any => "any",
+            Builtin::All => "all",
+            Builtin::Isinstance => "isinstance",
+            Builtin::Enumerate => "enumerate",
+            Builtin::Zip => "zip",
+            Builtin::Range => "range",
+            Builtin::Print => "print",
+            Builtin::Abs => "abs",
+            Builtin::Round => "round",
+            Builtin::Chr => "chr",
+            Builtin::Ord => "ord",
+            Builtin::Format => "format",
+        }
+    }
+}
+
+/// The value of a builtin name, if the subset has it.
+pub(crate) fn builtin_value(name: &str) -> Option<Val> {
+    const TYPES: [Ty; 8] =
+        [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set];
+    const FUNCTIONS: [Builtin; 19] = [
+        Builtin::Len,
+        Builtin::Repr,
+        Builtin::Sorted,
+        Builtin::Reversed,
+        Builtin::Min,
+        Builtin::Max,
+        Builtin::Sum,
+        Builtin::Any,
+        Builtin::All,
+        Builtin::Isinstance,
+        Builtin::Enumerate,
+        Builtin::Zip,
+        Builtin::Range,
+        Builtin::Print,
+        Builtin::Abs,
+        Builtin::Round,
+        Builtin::Chr,
+        Builtin::Ord,
+        Builtin::Format,
+    ];
+    if let Some(ty) = TYPES.iter().find(|t| t.name() == name) {
+        return Some(Val::Type(*ty));
+    }
+    if let Some(function) = FUNCTIONS.iter().find(|f| f.name() == name) {
+        return Some(Val::Builtin(*function));
+    }
+    if is_builtin_exception(name) && name != "ValidationError" {
+        return Some(Val::ExcClass(Rc::from(name)));
+    }
+    OTHER_BUILTINS
+        .contains(&name)
+        .then(|| Val::Foreign(Rc::from(format!("the builtin `{name}`").as_str())))
+}
+
+/// Python's other builtins: known, so using one is reported as outside the subset rather
+/// than as an undefined name.
+const OTHER_BUILTINS: [&str; 43] = [
+    "map",
+    "filter",
+    "getattr",
+    "setattr",
+    "hasattr",
+    "delattr",
+    "open",
+    "eval",
+    "exec",
+    "type",
+    "id",
+    "hash",
+    "iter",
+    "next",
+    "vars",
+    "dir",
+    "globals",
+    "locals",
+    "input",
+    "divmod",
+    "pow",
+    "hex",
+    "oct",
+    "bin",
+    "callable",
+    "issubclass",
+    "frozenset",
+    "bytes",
+    "bytearray",
+    "object",
+    "super",
+    "property",
+    "staticmethod",
+    "classmethod",
+    "compile",
+    "__import__",
+    "slice",
+    "memoryview",
+    "complex",
+    "ascii",
+    "aiter",
+    "anext",
+    "help",
+];
+
+/// The builtin exception classes and their bases (`ValidationError` is pydantic's).
+const EXCEPTIONS: [(&str, &str); 33] = [
+    ("BaseException", ""),
+    ("Exception", "BaseException"),
+    ("KeyboardInterrupt", "BaseException"),
+    ("SystemExit", "BaseException"),
+    ("GeneratorExit", "BaseException"),
+    ("ArithmeticError", "Exception"),
+    ("ZeroDivisionError", "ArithmeticError"),
+    ("OverflowError", "ArithmeticError"),
+    ("FloatingPointError", "ArithmeticError"),
+    ("LookupError", "Exception"),
+    ("KeyError", "LookupError"),
+    ("IndexError", "LookupError"),
+    ("ValueError", "Exception"),
+    ("UnicodeError", "ValueError"),
+    ("ValidationError", "ValueError"),
+    ("TypeError", "Exception"),
+    ("AttributeError", "Exception"),
+    ("NameError", "Exception"),
+    ("UnboundLocalError", "NameError"),
+    ("AssertionError", "Exception"),
+    ("MemoryError", "Exception"),
+    ("RuntimeError", "Exception"),
+    ("RecursionError", "RuntimeError"),
+    ("NotImplementedError", "RuntimeError"),
+    ("StopIteration", "Exception"),
+    ("ImportError", "Exception"),
+    ("ModuleNotFoundError", "ImportError"),
+    ("OSError", "Exception"),
+    ("ConnectionError", "OSError"),
+    ("TimeoutError", "OSError"),
+    ("PermissionError", "OSError"),
+    ("FileNotFoundError", "OSError"),
+    ("Warning", "Exception"),
+];
+
+/// Whether `name` is a builtin exception class.
+pub(crate) fn is_builtin_exception(name: &str) -> bool {
+    EXCEPTIONS.iter().any(|(n, _)| *n == name)
+}
+
+/// The base class of a builtin exception class; unknown classes derive from `Exception`.
+pub(crate) fn builtin_exception_parent(name: &str) -> Option<&'static str> {
+    match EXCEPTIONS.iter().find(|(n, _)| *n == name) {
+        Some((_, "")) => None,
+        Some((_, parent)) => Some(parent),
+        None => Some("Exception"),
+    }
+}

@@ -1,0 +1,317 @@
+//! [`PyValue`]: a Python value as it crosses the interpreter's boundary (arguments in,
+//! CRM and memory values both ways, the returned value out), with Python's `repr`, `str`
+//! and truthiness, and the JSON view pydantic and `json.dumps` give it.
+//!
+//! Walking a value is capped at [`MAX_VALUE_DEPTH`] levels: deeper parts print as `...`
+//! and dump as `null`, so no value built outside can exhaust the stack.
+
+use crate::python::Value;
+use crate::python::float_repr;
+
+use super::MAX_VALUE_DEPTH;
+
+/// A Python value during a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PyValue {
+    /// `None`.
+    None,
+    /// `True` or `False`.
+    Bool(bool),
+    /// An `int` that fits 64 bits.
+    Int(i64),
+    /// A `float`.
+    Float(f64),
+    /// A `str`.
+    Str(String),
+    /// A `list`.
+    List(Vec<PyValue>),
+    /// A `tuple`.
+    Tuple(Vec<PyValue>),
+    /// A `dict`: insertion order, Python key equality.
+    Dict(Vec<(PyValue, PyValue)>),
+    /// A pydantic model instance (declared fields first, in declaration order, then extras
+    /// in the order given) or Rasa's `ToolResult` (class "ToolResult", attrs e.g.
+    /// `llm_response`).
+    Object {
+        /// The class name.
+        class: String,
+        /// The fields, in order.
+        fields: Vec<(String, PyValue)>,
+    },
+    /// The `ToolContext` a Rasa tool receives; `.memory.get/.set` go to the Host.
+    Context,
+    /// Anything without a data form (a function, a class, an exception, a range): its
+    /// type name, `repr` and `str`.
+    Opaque {
+        /// `type(x).__name__`.
+        type_name: String,
+        /// `repr(x)`.
+        repr: String,
+        /// `str(x)`.
+        str: String,
+    },
+}
+
+impl PyValue {
+    /// pydantic `model_dump(mode="json")` / `json.dumps(default=str)` view: objects →
+    /// JSON objects of their fields, tuples → arrays, non-str dict keys → `str(key)` like
+    /// `json.dumps` does for int/float/bool/None keys, anything else → its `str()`.
+    pub fn to_json(&self) -> Value {
+        to_json(self, 0)
+    }
+
+    /// The Python value of a JSON value: objects become dicts with `str` keys.
+    pub fn from_json(value: &Value) -> PyValue {
+        from_json(value, 0)
+    }
+
+    /// Python's `repr()`.
+    pub fn repr(&self) -> String {
+        let mut out = String::new();
+        write_repr(self, &mut out, 0);
+        out
+    }
+
+    /// Python's `str()`.
+    pub fn str(&self) -> String {
+        match self {
+            PyValue::Str(s) => s.clone(),
+            PyValue::Opaque { str, .. } => str.clone(),
+            PyValue::Object { class, fields } if class != "ToolResult" => {
+                let mut out = String::new();
+                for (i, (name, value)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(name);
+                    out.push('=');
+                    write_repr(value, &mut out, 1);
+                }
+                out
+            }
+            _ => self.repr(),
+        }
+    }
+
+    /// Python's truthiness: `None`, `False`, zero and empty containers are false.
+    pub fn truthy(&self) -> bool {
+        match self {
+            PyValue::None => false,
+            PyValue::Bool(b) => *b,
+            PyValue::Int(n) => *n != 0,
+            PyValue::Float(f) => *f != 0.0,
+            PyValue::Str(s) => !s.is_empty(),
+            PyValue::List(items) | PyValue::Tuple(items) => !items.is_empty(),
+            PyValue::Dict(entries) => !entries.is_empty(),
+            PyValue::Object { .. } | PyValue::Context | PyValue::Opaque { .. } => true,
+        }
+    }
+
+    /// `type(x).__name__`.
+    pub fn type_name(&self) -> &str {
+        match self {
+            PyValue::None => "NoneType",
+            PyValue::Bool(_) => "bool",
+            PyValue::Int(_) => "int",
+            PyValue::Float(_) => "float",
+            PyValue::Str(_) => "str",
+            PyValue::List(_) => "list",
+            PyValue::Tuple(_) => "tuple",
+            PyValue::Dict(_) => "dict",
+            PyValue::Object { class, .. } => class,
+            PyValue::Context => "ToolContext",
+            PyValue::Opaque { type_name, .. } => type_name,
+        }
+    }
+}
+
+fn to_json(value: &PyValue, depth: usize) -> Value {
+    if depth > MAX_VALUE_DEPTH {
+        return Value::Null;
+    }
+    match value {
+        PyValue::None => Value::Null,
+        PyValue::Bool(b) => Value::Bool(*b),
+        PyValue::Int(n) => Value::Int(*n),
+        PyValue::Float(f) => Value::Float(*f),
+        PyValue::Str(s) => Value::Str(s.clone()),
+        PyValue::List(items) | PyValue::Tuple(items) => {
+            Value::Array(items.iter().map(|v| to_json(v, depth + 1)).collect())
+        }
+        PyValue::Dict(entries) => Value::Object(
+            entries.iter().map(|(k, v)| (json_key(k), to_json(v, depth + 1))).collect(),
+        ),
+        PyValue::Object { fields, .. } => {
+            Value::Object(fields.iter().map(|(k, v)| (k.clone(), to_json(v, depth + 1))).collect())
+        }
+        PyValue::Context | PyValue::Opaque { .. } => Value::Str(value.str()),
+    }
+}
+
+/// A dict key as `json.dumps` writes it.
+fn json_key(key: &PyValue) -> String {
+    match key {
+        PyValue::Str(s) => s.clone(),
+        PyValue::Bool(true) => "true".to_owned(),
+        PyValue::Bool(false) => "false".to_owned(),
+        PyValue::None => "null".to_owned(),
+        PyValue::Float(f) => float_repr(*f),
+        other => other.str(),
+    }
+}
+
+fn from_json(value: &Value, depth: usize) -> PyValue {
+    if depth > MAX_VALUE_DEPTH {
+        return PyValue::None;
+    }
+    match value {
+        Value::Null => PyValue::None,
+        Value::Bool(b) => PyValue::Bool(*b),
+        Value::Int(n) => PyValue::Int(*n),
+        Value::Float(f) => PyValue::Float(*f),
+        Value::Str(s) => PyValue::Str(s.clone()),
+        Value::Array(items) => {
+            PyValue::List(items.iter().map(|v| from_json(v, depth + 1)).collect())
+        }
+        Value::Object(entries) => PyValue::Dict(
+            entries
+                .iter()
+                .map(|(k, v)| (PyValue::Str(k.clone()), from_json(v, depth + 1)))
+                .collect(),
+        ),
+    }
+}
+
+fn write_repr(value: &PyValue, out: &mut String, depth: usize) {
+    if depth > MAX_VALUE_DEPTH {
+        out.push_str("...");
+        return;
+    }
+    match value {
+        PyValue::None => out.push_str("None"),
+        PyValue::Bool(true) => out.push_str("True"),
+        PyValue::Bool(false) => out.push_str("False"),
+        PyValue::Int(n) => out.push_str(&n.to_string()),
+        PyValue::Float(f) => out.push_str(&repr_float(*f)),
+        PyValue::Str(s) => repr_str(s, out),
+        PyValue::List(items) => {
+            out.push('[');
+            write_items(items, out, depth);
+            out.push(']');
+        }
+        PyValue::Tuple(items) => {
+            out.push('(');
+            write_items(items, out, depth);
+            if items.len() == 1 {
+                out.push(',');
+            }
+            out.push(')');
+        }
+        PyValue::Dict(entries) => {
+            out.push('{');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(k, out, depth + 1);
+                out.push_str(": ");
+                write_repr(v, out, depth + 1);
+            }
+            out.push('}');
+        }
+        PyValue::Object { class, fields } => {
+            out.push_str(class);
+            out.push('(');
+            for (i, (name, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(name);
+                out.push('=');
+                write_repr(v, out, depth + 1);
+            }
+            out.push(')');
+        }
+        PyValue::Context => out.push_str("<ToolContext>"),
+        PyValue::Opaque { repr, .. } => out.push_str(repr),
+    }
+}
+
+fn write_items(items: &[PyValue], out: &mut String, depth: usize) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_repr(item, out, depth + 1);
+    }
+}
+
+/// Python's `repr(float)`: `1.0`, `1e+16`, `nan`, `inf`.
+pub(crate) fn repr_float(value: f64) -> String {
+    if value.is_nan() {
+        "nan".to_owned()
+    } else if value.is_infinite() {
+        if value > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else {
+        float_repr(value)
+    }
+}
+
+/// Whether Python's `str.isprintable()` holds for `c` (approximated: controls,
+/// separators other than the space, and common format characters are not printable).
+pub(crate) fn printable(c: char) -> bool {
+    !(c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{600}'..='\u{605}'
+                | '\u{61c}'
+                | '\u{6dd}'
+                | '\u{70f}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{e000}'..='\u{f8ff}'
+                | '\u{e0001}'
+                | '\u{e0020}'..='\u{e007f}'
+                | '\u{f0000}'..='\u{10ffff}'
+        ))
+}
+
+/// Appends Python's `repr(s)`: single quotes unless only double quotes avoid escaping.
+pub(crate) fn repr_str(s: &str, out: &mut String) {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            _ if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ if !printable(c) => escape_char(c, out),
+            _ => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// `\xNN`, `\uNNNN` or `\UNNNNNNNN`, as Python escapes a character.
+pub(crate) fn escape_char(c: char, out: &mut String) {
+    let code = u32::from(c);
+    if code < 0x100 {
+        out.push_str(&format!("\\x{code:02x}"));
+    } else if code < 0x10000 {
+        out.push_str(&format!("\\u{code:04x}"));
+    } else {
+        out.push_str(&format!("\\U{code:08x}"));
+    }
+}
