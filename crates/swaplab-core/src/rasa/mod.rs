@@ -1,5 +1,6 @@
 //! Rasa 3.21 project files read the way Rasa reads them: skills, config, memory, imports.
 
+pub mod arguments;
 pub mod condition;
 pub mod findings;
 pub mod imports;
