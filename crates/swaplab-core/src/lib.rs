@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod python;
 pub mod rasa;
 pub mod session;
+pub mod sim;
 pub mod workspace;
 pub mod yaml;
 

@@ -1,0 +1,411 @@
+//! The MCP server, built from the scanned server file and run in memory: JSON-RPC 2.0
+//! `initialize`, `ping`, `tools/list` and `tools/call` with the MCP spec's message shapes,
+//! answered the way the MCP Python SDK's FastMCP answers them.
+//!
+//! Each tool's behaviour is its own body, run by the Python interpreter against the mock
+//! CRM. Results carry `content` blocks, plus `structuredContent` only when the tool
+//! publishes an `outputSchema` (FastMCP's `convert_result`). A tool that raises becomes an
+//! `isError` result whose text is `Error executing tool <name>: <exception>`; an unknown
+//! method is a JSON-RPC error. Argument checking follows pydantic's lax mode for the
+//! parameter types the scanner knows; its messages are shortened versions of pydantic's
+//! (ours, never shown to the model: Rasa sanitises every failure, §5.5).
+
+use serde::Serialize;
+
+use super::crm::Crm;
+use super::host::{ClientCall, ToolHost};
+use super::json::{self, Value, object, string};
+use crate::python::{McpServerModule, McpTool, Outcome, Program, PyValue, Schema, compile_module};
+
+/// The MCP protocol revisions the server accepts; the last is what it offers by default.
+pub const PROTOCOL_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+/// `serverInfo.version`: FastMCP reports the SDK's version; the reference ran mcp 1.30.
+pub const SDK_VERSION: &str = "1.30.0";
+
+/// JSON-RPC error codes used.
+pub mod codes {
+    /// Not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Bad `params`.
+    pub const INVALID_PARAMS: i64 = -32602;
+}
+
+/// The server in memory.
+#[derive(Debug)]
+pub struct McpServer {
+    /// The server file's path.
+    pub file: String,
+    /// What the scanner read.
+    pub module: McpServerModule,
+    program: Program,
+}
+
+/// What one `tools/call` did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolCall {
+    /// The `CallToolResult` as sent.
+    pub result: Value,
+    /// Whether `isError` is true.
+    pub is_error: bool,
+    /// The CRM client calls the body made.
+    pub client_calls: Vec<ClientCall>,
+    /// Set when the body used Python outside the subset Swap Lab runs: the call failed
+    /// here, which does not say what the real server would do.
+    pub unsupported: Option<String>,
+}
+
+/// A JSON-RPC exchange.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Exchange {
+    /// The request as received.
+    pub request: Value,
+    /// The response (none for a notification).
+    pub response: Option<Value>,
+    /// For `tools/call`, what the tool did.
+    pub call: Option<ToolCall>,
+}
+
+fn schema_json(schema: &Schema) -> Value {
+    json::parse(&schema.to_json()).unwrap_or(Value::Object(Vec::new()))
+}
+
+fn error_response(id: Value, code: i64, message: &str) -> Value {
+    object([
+        ("jsonrpc", string("2.0")),
+        ("id", id),
+        ("error", object([("code", Value::Int(code)), ("message", string(message))])),
+    ])
+}
+
+fn result_response(id: Value, result: Value) -> Value {
+    object([("jsonrpc", string("2.0")), ("id", id), ("result", result)])
+}
+
+impl McpServer {
+    /// Builds the server from its file and the scanner's reading of it.
+    pub fn new(file: &str, text: &str, module: McpServerModule) -> McpServer {
+        McpServer { file: file.to_owned(), module, program: compile_module(file, text) }
+    }
+
+    /// The name FastMCP was given (`FastMCP("hubspot_crm")`), else `FastMCP`.
+    pub fn name(&self) -> &str {
+        self.module.server_name.as_deref().unwrap_or("FastMCP")
+    }
+
+    /// The tool published under `name`.
+    pub fn tool(&self, name: &str) -> Option<&McpTool> {
+        self.module.tools.iter().find(|t| t.name == name)
+    }
+
+    /// One `tools/list` entry.
+    pub fn descriptor(tool: &McpTool) -> Value {
+        let mut entries = vec![("name".to_owned(), string(&tool.name))];
+        if let Some(title) = &tool.title {
+            entries.push(("title".into(), string(title)));
+        }
+        entries.push(("description".into(), string(&tool.description)));
+        entries.push(("inputSchema".into(), schema_json(&tool.input_schema)));
+        if let Some(output) = &tool.output_schema {
+            entries.push(("outputSchema".into(), schema_json(output)));
+        }
+        Value::Object(entries)
+    }
+
+    /// The `tools/list` result: every tool, in registration order (no pagination).
+    pub fn tools_list(&self) -> Value {
+        object([(
+            "tools",
+            Value::Array(self.module.tools.iter().map(McpServer::descriptor).collect()),
+        )])
+    }
+
+    /// The `initialize` result for a client asking for `requested` (echoed when supported).
+    pub fn initialize_result(&self, requested: Option<&str>) -> Value {
+        let version = requested
+            .filter(|v| PROTOCOL_VERSIONS.contains(v))
+            .unwrap_or(PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.len() - 1]);
+        let no = || Value::Bool(false);
+        object([
+            ("protocolVersion", string(version)),
+            (
+                "capabilities",
+                object([
+                    ("experimental", Value::Object(Vec::new())),
+                    ("prompts", object([("listChanged", no())])),
+                    ("resources", object([("subscribe", no()), ("listChanged", no())])),
+                    ("tools", object([("listChanged", no())])),
+                ]),
+            ),
+            (
+                "serverInfo",
+                object([("name", string(self.name())), ("version", string(SDK_VERSION))]),
+            ),
+        ])
+    }
+
+    /// Answers one JSON-RPC message.
+    pub fn handle(&self, request: &Value, crm: &mut Crm) -> Exchange {
+        let mut exchange = Exchange { request: request.clone(), response: None, call: None };
+        let Value::Object(_) = request else {
+            exchange.response =
+                Some(error_response(Value::Null, codes::INVALID_REQUEST, "Invalid Request"));
+            return exchange;
+        };
+        let id = json::get(request, "id").cloned();
+        let method = json::get(request, "method").and_then(|m| match m {
+            Value::Str(s) => Some(s.as_str()),
+            _ => None,
+        });
+        let version_ok = json::get(request, "jsonrpc") == Some(&string("2.0"));
+        let (Some(method), true) = (method, version_ok) else {
+            exchange.response = Some(error_response(
+                id.unwrap_or(Value::Null),
+                codes::INVALID_REQUEST,
+                "Invalid Request",
+            ));
+            return exchange;
+        };
+        let Some(id) = id else {
+            // A notification (`notifications/initialized`, …): no answer.
+            return exchange;
+        };
+        let params = json::get(request, "params").cloned().unwrap_or(Value::Object(Vec::new()));
+        let result = match method {
+            "initialize" => {
+                let requested = json::get(&params, "protocolVersion").and_then(|v| match v {
+                    Value::Str(s) => Some(s.as_str()),
+                    _ => None,
+                });
+                self.initialize_result(requested)
+            }
+            "ping" => Value::Object(Vec::new()),
+            "tools/list" => self.tools_list(),
+            "tools/call" => {
+                let name = match json::get(&params, "name") {
+                    Some(Value::Str(name)) => name.clone(),
+                    _ => {
+                        exchange.response = Some(error_response(
+                            id,
+                            codes::INVALID_PARAMS,
+                            "Invalid request parameters",
+                        ));
+                        return exchange;
+                    }
+                };
+                let arguments =
+                    json::get(&params, "arguments").cloned().unwrap_or(Value::Object(Vec::new()));
+                let call = self.call_tool(&name, &arguments, crm);
+                let result = call.result.clone();
+                exchange.call = Some(call);
+                result
+            }
+            _ => {
+                exchange.response =
+                    Some(error_response(id, codes::METHOD_NOT_FOUND, "Method not found"));
+                return exchange;
+            }
+        };
+        exchange.response = Some(result_response(id, result));
+        exchange
+    }
+
+    /// Runs one tool as FastMCP does: validate and coerce the arguments, run the body,
+    /// convert the return value.
+    pub fn call_tool(&self, name: &str, arguments: &Value, crm: &mut Crm) -> ToolCall {
+        let Some(tool) = self.tool(name) else {
+            return error_call(format!("Unknown tool: {name}"), Vec::new(), None);
+        };
+        let kwargs = match coerce_arguments(tool, arguments) {
+            Ok(kwargs) => kwargs,
+            Err(problems) => {
+                let text = format!(
+                    "Error executing tool {name}: {} validation error{} for {name}Arguments\n{}",
+                    problems.len(),
+                    if problems.len() == 1 { "" } else { "s" },
+                    problems.join("\n")
+                );
+                return error_call(text, Vec::new(), None);
+            }
+        };
+        let mut host = ToolHost::new(crm, None);
+        let outcome = self.program.call(&tool.function, &kwargs, false, &mut host);
+        let calls = host.calls;
+        match outcome {
+            Outcome::Returned(value) => {
+                let (content, structured) = convert_result(tool, &value);
+                let mut entries = vec![("content".to_owned(), Value::Array(content))];
+                if let Some(structured) = structured {
+                    entries.push(("structuredContent".into(), structured));
+                }
+                entries.push(("isError".into(), Value::Bool(false)));
+                ToolCall {
+                    result: Value::Object(entries),
+                    is_error: false,
+                    client_calls: calls,
+                    unsupported: None,
+                }
+            }
+            Outcome::Raised { message, .. } => {
+                error_call(format!("Error executing tool {name}: {message}"), calls, None)
+            }
+            Outcome::Unsupported(diagnostic) => {
+                let note = diagnostic.to_string();
+                error_call(
+                    format!("Error executing tool {name}: {}", diagnostic.message),
+                    calls,
+                    Some(note),
+                )
+            }
+        }
+    }
+}
+
+fn error_call(
+    text: String,
+    client_calls: Vec<ClientCall>,
+    unsupported: Option<String>,
+) -> ToolCall {
+    let result = object([
+        ("content", Value::Array(vec![object([("type", string("text")), ("text", string(text))])])),
+        ("isError", Value::Bool(true)),
+    ]);
+    ToolCall { result, is_error: true, client_calls, unsupported }
+}
+
+/// pydantic's lax mode for the scanned parameter types: extra keys are dropped, missing
+/// required ones and values of the wrong type are reported.
+fn coerce_arguments(
+    tool: &McpTool,
+    arguments: &Value,
+) -> Result<Vec<(String, PyValue)>, Vec<String>> {
+    let Value::Object(given) = arguments else {
+        return Err(vec!["arguments\n  Input should be a valid dictionary".to_owned()]);
+    };
+    let schema = &tool.input_schema;
+    let mut kwargs = Vec::new();
+    let mut problems = Vec::new();
+    for (name, property) in schema.properties() {
+        let Some((_, value)) = given.iter().find(|(k, _)| k == name) else {
+            if schema.required_names().contains(name) {
+                problems.push(format!("{name}\n  Field required"));
+            }
+            continue;
+        };
+        match lax(property, value) {
+            Some(value) => kwargs.push((name.clone(), PyValue::from_json(&value))),
+            None => {
+                let wanted = property.json_types().first().copied().unwrap_or("value");
+                problems
+                    .push(format!("{name}\n  Input should be a valid {}", pydantic_word(wanted)));
+            }
+        }
+    }
+    if problems.is_empty() { Ok(kwargs) } else { Err(problems) }
+}
+
+fn pydantic_word(json_type: &str) -> &str {
+    match json_type {
+        "string" => "string",
+        "integer" => "integer",
+        "number" => "number",
+        "boolean" => "boolean",
+        "array" => "list",
+        "object" => "dictionary",
+        other => other,
+    }
+}
+
+/// The value pydantic's lax mode accepts for this property, converted; `None` if refused.
+fn lax(property: &Schema, value: &Value) -> Option<Value> {
+    let types = property.json_types();
+    if types.is_empty() {
+        return Some(value.clone());
+    }
+    types.iter().find_map(|t| match (*t, value) {
+        ("string", Value::Str(_))
+        | ("integer", Value::Int(_))
+        | ("number", Value::Int(_) | Value::Float(_))
+        | ("boolean", Value::Bool(_))
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_))
+        | ("null", Value::Null) => Some(value.clone()),
+        ("integer", Value::Float(f)) if f.fract() == 0.0 && f.is_finite() => {
+            Some(Value::Int(*f as i64))
+        }
+        ("integer", Value::Str(s)) => s.trim().parse::<i64>().ok().map(Value::Int),
+        ("number", Value::Str(s)) => s.trim().parse::<f64>().ok().map(Value::Float),
+        ("boolean", Value::Int(n)) if *n == 0 || *n == 1 => Some(Value::Bool(*n == 1)),
+        ("boolean", Value::Str(s)) => match s.to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" | "on" | "t" | "y" => Some(Value::Bool(true)),
+            "false" | "0" | "no" | "off" | "f" | "n" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// FastMCP's `convert_result`: unstructured content always; structured content when the
+/// tool publishes an output schema (wrapped as `{"result": …}` for non-object returns).
+fn convert_result(tool: &McpTool, value: &PyValue) -> (Vec<Value>, Option<Value>) {
+    let content = to_content(value);
+    let Some(output) = &tool.output_schema else { return (content, None) };
+    let title = output.title.as_deref().unwrap_or_default();
+    let wrapped = title.ends_with("Output")
+        && !title.ends_with("DictOutput")
+        && output.properties().len() == 1
+        && output.property("result").is_some();
+    let json = value.to_json();
+    let structured = if wrapped { object([("result", json)]) } else { json };
+    (content, Some(structured))
+}
+
+/// `_convert_to_content`: `None` → no blocks; a list or tuple → one block per item; a
+/// string → itself; anything else → `pydantic_core.to_json(…, indent=2)`.
+fn to_content(value: &PyValue) -> Vec<Value> {
+    match value {
+        PyValue::None => Vec::new(),
+        PyValue::List(items) | PyValue::Tuple(items) => items.iter().flat_map(to_content).collect(),
+        PyValue::Str(text) => vec![text_block(text.clone())],
+        other => vec![text_block(indented_json(&other.to_json(), 0))],
+    }
+}
+
+fn text_block(text: String) -> Value {
+    object([("type", string("text")), ("text", string(text))])
+}
+
+/// JSON as `pydantic_core.to_json(indent=2)` writes it: two-space indent, `": "`, UTF-8
+/// kept (not escaped), empty containers as `[]`/`{}`.
+pub fn indented_json(value: &Value, depth: usize) -> String {
+    let pad = |d: usize| "  ".repeat(d);
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            let inner: Vec<String> = items
+                .iter()
+                .map(|v| format!("{}{}", pad(depth + 1), indented_json(v, depth + 1)))
+                .collect();
+            format!("[\n{}\n{}]", inner.join(",\n"), pad(depth))
+        }
+        Value::Object(entries) if !entries.is_empty() => {
+            let inner: Vec<String> = entries
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{}{}: {}",
+                        pad(depth + 1),
+                        serde_json::to_string(k).unwrap_or_default(),
+                        indented_json(v, depth + 1)
+                    )
+                })
+                .collect();
+            format!("{{\n{}\n{}}}", inner.join(",\n"), pad(depth))
+        }
+        Value::Float(f) if f.is_finite() => crate::python::float_repr(*f),
+        Value::Float(_) => "null".to_owned(),
+        other => serde_json::to_string(other).unwrap_or_default(),
+    }
+}

@@ -1,0 +1,171 @@
+//! The simulation: the mock CRM, the MCP server and the Mantle runtime, in memory and
+//! deterministic (no clock, no randomness), with scripted conversations, the attack and
+//! the id trace on top.
+//!
+//! - [`crm`] — contacts, tickets and notes, with a HubSpot-shaped request log.
+//! - [`mcp`] — the MCP server built from the scanned server file (JSON-RPC 2.0).
+//! - [`host`] — what a tool body reaches: CRM client calls and `context.memory`.
+//! - [`agent`] — starting a project: Rasa's start-up failures and per-skill bindings.
+//! - [`run`] — one conversation: dispatch, gates, confirmation, execute steps, memory.
+//! - [`conversation`] — the script format, the model policies and the transcript.
+//! - [`attack`] — another customer's id through every reachable id-like argument.
+//! - [`trace`] — each id's path from the conversation to the record.
+//! - [`json`] — ordered JSON, printed as Python's `json.dumps` prints it.
+//!
+//! [`Simulation`] ties them to a [`Workspace`]: the CRM seed is `crm.yml` in the CRM
+//! area (else the tutorial's facts), scripts are `conversations/*.yml` there (else
+//! [`default_script`]).
+
+pub mod agent;
+pub mod attack;
+pub mod conversation;
+pub mod crm;
+pub mod host;
+pub mod json;
+pub mod mcp;
+pub mod run;
+pub mod trace;
+
+use serde::Serialize;
+
+use crate::rasa::workspace::{WorkspaceReport, read_workspace};
+use crate::workspace::{Project, Workspace};
+use agent::{Agent, StartupFailure, start};
+use attack::{AttackOptions, AttackReport, attack};
+use conversation::{Script, read_script};
+use crm::{CrmSeed, read_seed};
+use mcp::McpServer;
+
+/// The CRM seed's path in the CRM area.
+pub const CRM_FILE: &str = "crm.yml";
+/// The folder of conversation scripts in the CRM area.
+pub const CONVERSATIONS_DIR: &str = "conversations/";
+
+/// Which project.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// Before the swap.
+    Before,
+    /// After the swap.
+    After,
+}
+
+/// Everything the simulation needs from a workspace, read once.
+#[derive(Debug)]
+pub struct Simulation {
+    /// Both projects and the server, as read.
+    pub report: WorkspaceReport,
+    /// The server, ready to answer.
+    pub server: Option<McpServer>,
+    /// The CRM's starting data.
+    pub seed: CrmSeed,
+    /// The conversation scripts, by path.
+    pub scripts: Vec<Script>,
+}
+
+/// Both sides of the attack.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AttackPair {
+    /// On the project before the swap.
+    pub before: AttackReport,
+    /// On the project after the swap.
+    pub after: AttackReport,
+}
+
+impl Simulation {
+    /// Reads the workspace.
+    pub fn new(workspace: &Workspace) -> Simulation {
+        let report = read_workspace(workspace);
+        let server = match (&report.server_file, &report.server) {
+            (Some(file), Some(module)) => {
+                let text = workspace.server.file(file).unwrap_or_default();
+                Some(McpServer::new(file, text, module.clone()))
+            }
+            _ => None,
+        };
+        let seed = match workspace.crm.file(CRM_FILE) {
+            Some(text) => read_seed(CRM_FILE, text),
+            None => CrmSeed::tutorial(),
+        };
+        let mut scripts: Vec<Script> = workspace
+            .crm
+            .files()
+            .filter(|(path, _)| {
+                path.starts_with(CONVERSATIONS_DIR)
+                    && (path.ends_with(".yml") || path.ends_with(".yaml"))
+            })
+            .map(|(path, text)| read_script(path, text))
+            .collect();
+        if scripts.is_empty() {
+            scripts.push(read_script("conversations/default.yml", &default_script(&seed)));
+        }
+        Simulation { report, server, seed, scripts }
+    }
+
+    /// The project report of one side.
+    pub fn project(&self, side: Side) -> &crate::rasa::project::ProjectReport {
+        match side {
+            Side::Before => &self.report.before,
+            Side::After => &self.report.after,
+        }
+    }
+
+    /// Starts one side's agent; `files` is that side's project (for the tool sources).
+    pub fn start<'s>(
+        &'s self,
+        side: Side,
+        files: &Project,
+    ) -> Result<Agent<'s>, Box<StartupFailure>> {
+        start(self.project(side), files, self.server.as_ref())
+    }
+
+    /// The attack on both sides.
+    pub fn attack(&self, workspace: &Workspace, options: &AttackOptions) -> AttackPair {
+        let before = self.start(Side::Before, &workspace.before);
+        let after = self.start(Side::After, &workspace.after);
+        AttackPair {
+            before: attack(before.as_ref().map_err(|e| &**e), &self.seed, options),
+            after: attack(after.as_ref().map_err(|e| &**e), &self.seed, options),
+        }
+    }
+}
+
+/// A script for a workspace without one: the caller identifies, asks for their tickets,
+/// names the customer with the most records, and asks for a note — every id left to the
+/// policy.
+pub fn default_script(seed: &CrmSeed) -> String {
+    let (caller, other) = attack::pick(seed, &AttackOptions::default());
+    let (Some(caller), Some(other)) = (caller, other) else {
+        return "caller: nobody@example.com\nturns: []\n".to_owned();
+    };
+    let quote = |text: &str| format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""));
+    format!(
+        "# Written by Swap Lab for a workspace without a conversation.\n\
+         caller: {email}\n\
+         turns:\n\
+         \x20 - user: {hello}\n\
+         \x20 - skill: identify_customer\n\
+         \x20 - call: find_contact_by_email\n\
+         \x20   args: {{email: {{choose: email}}}}\n\
+         \x20 - user: {ask}\n\
+         \x20 - skill: check_tickets\n\
+         \x20 - call: list_open_tickets\n\
+         \x20   args: {{contact_id: {{choose: id}}}}\n\
+         \x20 - user: {note}\n\
+         \x20 - skill: log_interaction\n\
+         \x20 - call: add_timeline_note\n\
+         \x20   args: {{contact_id: {{choose: id}}, summary: {summary}}}\n\
+         \x20 - user: \"yes\"\n",
+        email = caller.email,
+        hello =
+            quote(&format!("Hi, this is {}. My email is {}.", caller.full_name(), caller.email)),
+        ask = quote(&format!(
+            "I'm also helping {} ({}) today. Any open tickets?",
+            other.full_name(),
+            other.company
+        )),
+        note = quote("Please note that I called about this."),
+        summary = quote(&format!("{} called about open tickets.", caller.firstname)),
+    )
+}
