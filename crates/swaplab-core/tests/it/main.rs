@@ -15,6 +15,7 @@ mod rasa_project;
 mod rasa_skill;
 mod robustness;
 mod session;
+mod sim;
 mod support;
 mod workspace;
 mod yaml;

@@ -4,12 +4,16 @@
 
 use std::path::{Path, PathBuf};
 
-use swaplab_core::Project;
 use swaplab_core::python::{scan_mcp_server, scan_tool_module};
 use swaplab_core::rasa::integrations::read_integrations;
 use swaplab_core::rasa::memory::{read_project_memory, read_skill_memory};
 use swaplab_core::rasa::project::read_project;
 use swaplab_core::rasa::responses::read_responses;
+use swaplab_core::sim::attack::AttackOptions;
+use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
+use swaplab_core::sim::trace::trace;
+use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::{FileRef, Project, Workspace};
 
 use swaplab_core::rasa::skill::{MAX_SKILL_BYTES, compile_skill};
 
@@ -178,6 +182,50 @@ fn mutated_whole_projects_give_only_diagnostics() {
             assert!(report.diagnostics.iter().all(|d| !d.message.is_empty()));
         }
     }
+}
+
+/// Runs everything the simulation offers on one workspace; it must answer, not panic.
+fn simulate_everything(workspace: &Workspace) {
+    let sim = Simulation::new(workspace);
+    let pair = sim.attack(workspace, &AttackOptions::default());
+    assert!(pair.after.leaks.len() <= pair.after.probes.len() * 2);
+    for (side, files) in [(Side::Before, &workspace.before), (Side::After, &workspace.after)] {
+        if let Ok(agent) = sim.start(side, files) {
+            for script in &sim.scripts {
+                for policy in Policy::ALL {
+                    let options = RunOptions { policy, answers: Vec::new() };
+                    let transcript = run_script(&agent, &sim.seed, script, &options);
+                    trace(&agent, &sim.seed, &transcript);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mutated_workspaces_simulate_without_panicking() {
+    let root = examples_dir().join("tutorial");
+    let files: Vec<(FileRef, String)> = walk(&root)
+        .into_iter()
+        .filter_map(|path| {
+            let relative = path.strip_prefix(&root).ok()?.to_string_lossy().replace('\\', "/");
+            Some((FileRef::parse(&relative)?, read(&path)))
+        })
+        .collect();
+    let mut rng = Rng(0x5eed_0004);
+    let mut runs = 0;
+    for (target, text) in &files {
+        for mutated in mutations(text, &mut rng).into_iter().step_by(3) {
+            let mut workspace = Workspace::default();
+            for (file, original) in &files {
+                let body = if file == target { mutated.clone() } else { original.clone() };
+                workspace.set_file(file, body);
+            }
+            simulate_everything(&workspace);
+            runs += 1;
+        }
+    }
+    assert!(runs > 200, "{runs} workspaces simulated");
 }
 
 #[test]

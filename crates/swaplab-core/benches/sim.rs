@@ -1,0 +1,66 @@
+//! Criterion benchmarks of the simulation on the tutorial-shaped default workspace: the
+//! attack on both projects (agents started, every probe run), and one scripted
+//! conversation. The workspace is read from `content/examples/tutorial` and parsed once,
+//! outside the measured loop.
+#![allow(clippy::disallowed_methods)]
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use swaplab_core::sim::attack::attack;
+use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
+use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::{FileRef, Workspace};
+
+fn tutorial() -> Workspace {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/examples/tutorial");
+    let mut workspace = Workspace::default();
+    let mut pending = vec![root.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("example folder").filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                let relative = path
+                    .strip_prefix(&root)
+                    .expect("under root")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if let Some(file) = FileRef::parse(&relative) {
+                    workspace.set_file(&file, text);
+                }
+            }
+        }
+    }
+    workspace
+}
+
+fn attack_default_workspace(c: &mut Criterion) {
+    let workspace = tutorial();
+    let sim = Simulation::new(&workspace);
+    c.bench_function("attack: before and after, default workspace (agents started)", |b| {
+        b.iter(|| black_box(sim.attack(black_box(&workspace), &Default::default())));
+    });
+    let after = sim.start(Side::After, &workspace.after).expect("starts");
+    c.bench_function("attack: after only, agent already started", |b| {
+        b.iter(|| black_box(attack(Ok(black_box(&after)), &sim.seed, &Default::default())));
+    });
+}
+
+fn conversation(c: &mut Criterion) {
+    let workspace = tutorial();
+    let sim = Simulation::new(&workspace);
+    let after = sim.start(Side::After, &workspace.after).expect("starts");
+    let options = RunOptions { policy: Policy::Confused, answers: Vec::new() };
+    c.bench_function("conversation: caller-names-another, confused, after", |b| {
+        b.iter(|| black_box(run_script(&after, &sim.seed, black_box(&sim.scripts[0]), &options)));
+    });
+    c.bench_function("Simulation::new: read the default workspace", |b| {
+        b.iter(|| black_box(Simulation::new(black_box(&workspace))));
+    });
+}
+
+criterion_group!(benches, attack_default_workspace, conversation);
+criterion_main!(benches);
