@@ -38,7 +38,7 @@ pub struct GatedTool {
 }
 
 /// `requires_confirmation:` options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Confirmation {
     /// Always `true` once compiled (a disabled gate is dropped).
     pub enabled: bool,

@@ -43,6 +43,7 @@ use super::json::{self, Value};
 use super::mcp::Exchange;
 use super::run::{CallRecord, Pending, RESOLVE_TOOL, Run, Status};
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
+use crate::rasa::project::MAX_FILE_BYTES;
 use crate::yaml::{self, Node, Value as Yaml};
 
 const CODE: &str = "swaplab.conversation.script";
@@ -231,6 +232,14 @@ pub fn read_script(file: &str, text: &str) -> Script {
     let problem = |span: Span, message: String, list: &mut Vec<Diagnostic>| {
         list.push(Diagnostic::error(file, span, Phase::Read, CODE, message));
     };
+    if text.len() > MAX_FILE_BYTES {
+        let message = format!(
+            "the script is {} bytes; files above {MAX_FILE_BYTES} bytes are not read",
+            text.len()
+        );
+        problem(Span::point(Position::START), message, &mut script.diagnostics);
+        return script;
+    }
     let root = match yaml::parse(text, Position::START) {
         Ok(Some(root)) => root,
         Ok(None) => return script,

@@ -21,10 +21,12 @@ use serde::Serialize;
 
 use super::json::{self, Value, object, string};
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
+use crate::rasa::project::MAX_FILE_BYTES;
 use crate::yaml::{self, Node, Value as Yaml};
 
-/// Most records (contacts, tickets) a seed may hold.
-pub const MAX_CRM_RECORDS: usize = 100_000;
+/// Most records (contacts, tickets, notes) `crm.yml` may hold. (The 1 MiB file cap and
+/// YAML's node cap come first for wordy seeds; seeds built in code are not capped.)
+pub const MAX_CRM_RECORDS: usize = 10_000;
 /// Most notes a run may create.
 pub const MAX_NOTES: usize = 10_000;
 /// The note id the tutorial's mock starts from.
@@ -178,6 +180,17 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
         diagnostics: Vec::new(),
     };
     let mut reader = SeedReader { file, diagnostics: Vec::new() };
+    if text.len() > MAX_FILE_BYTES {
+        reader.error(
+            Span::point(Position::START),
+            format!(
+                "crm.yml is {} bytes; files above {MAX_FILE_BYTES} bytes are not read",
+                text.len()
+            ),
+        );
+        seed.diagnostics = reader.diagnostics;
+        return seed;
+    }
     let root = match yaml::parse(text, Position::START) {
         Ok(root) => root,
         Err(error) => {

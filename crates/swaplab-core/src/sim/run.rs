@@ -388,8 +388,9 @@ impl<'a, 'r> Run<'a, 'r> {
                 &format!("Unknown tool '{tool}' \u{2014} no handler registered."),
             );
         };
-        let skill =
-            self.agent.skill(&skill_id).unwrap_or_else(|| unreachable!("active skills are loaded"));
+        let Some(skill) = self.agent.skill(&skill_id) else {
+            return Run::refuse(record, &format!("There is no loaded skill '{skill_id}'."));
+        };
         let gate = self.agent.dispatch_gates(skill, &target).into_iter().find(|g| g.name == tool);
         if let Some(gate) = gate
             && !self.gate_open(gate)
@@ -438,8 +439,7 @@ impl<'a, 'r> Run<'a, 'r> {
         if let Some(message) = rejection {
             return Run::refuse(record, &message);
         }
-        let confirmation =
-            gate.requires_confirmation.clone().unwrap_or_else(|| unreachable!("gated"));
+        let confirmation = gate.requires_confirmation.clone().unwrap_or_default();
         let ask = match &confirmation.utter_for_confirmation {
             Some(name) => {
                 let text = self.response_text(&record.skill, name).unwrap_or_default();

@@ -577,3 +577,117 @@ fn scripts_report_problems_at_their_place() {
     assert_eq!(yes_or_no("no thanks"), Some(false));
     assert_eq!(yes_or_no("Dana asked me"), None);
 }
+
+#[test]
+fn a_closed_requires_gate_hides_the_tool_and_refuses_the_call() {
+    let mut workspace = tutorial();
+    edit(
+        &mut workspace,
+        "after/skills/check_tickets/skill.md",
+        "  - mcp/hubspot_crm:list_open_tickets\n",
+        "  - mcp/hubspot_crm:list_open_tickets\ntool_constraints:\n  - list_open_tickets:\n      requires: session.project.contact_id\n",
+    );
+    let sim = Simulation::new(&workspace);
+    let agent = started(&sim, &workspace, Side::After);
+    let mut run = Run::new(&agent, sim.seed.clone());
+    identify_as_sam(&mut run);
+    run.user_turn();
+    run.activate("check_tickets", None).unwrap();
+    // After the swap nothing writes project.contact_id, so the gate never opens.
+    assert!(run.visible_tools().is_empty(), "{:?}", run.visible_tools());
+    let record = run.model_call("list_open_tickets", &args(r#"{"contact_id": "702"}"#));
+    assert_eq!(
+        record.model_sees.as_deref(),
+        Some(
+            r#"{"error": "Tool 'list_open_tickets' gating condition not met for the current skill state."}"#
+        )
+    );
+}
+
+#[test]
+fn inside_a_hybrid_block_the_imported_tool_is_offered_without_its_gate() {
+    use swaplab_core::sim::agent::Target;
+    let workspace = tutorial();
+    let sim = Simulation::new(&workspace);
+    let block = Target::Block("save_note".into());
+    let after = started(&sim, &workspace, Side::After);
+    let skill = after.skill("log_interaction").unwrap();
+    assert_eq!(after.visible_tools(skill, &block, &|_| true), ["add_timeline_note"]);
+    assert!(after.dispatch_gates(skill, &block).is_empty());
+    assert_eq!(after.visible_tools(skill, &Target::Prose, &|_| true), ["add_timeline_note"]);
+    assert_eq!(after.dispatch_gates(skill, &Target::Prose).len(), 1);
+    let before = started(&sim, &workspace, Side::Before);
+    let skill = before.skill("log_interaction").unwrap();
+    assert!(before.visible_tools(skill, &block, &|_| true).is_empty(), "REST: hidden in the block");
+    assert!(
+        !before.block_reachable(skill, "save_note") && !after.block_reachable(skill, "save_note")
+    );
+}
+
+#[test]
+fn the_crm_seed_is_read_with_its_problems_placed() {
+    use swaplab_core::rasa::project::MAX_FILE_BYTES;
+    use swaplab_core::sim::crm::{MAX_CRM_RECORDS, read_seed};
+    let seed = read_seed(
+        "crm.yml",
+        "contacts:\n  - {id: 801, firstname: Ana, lastname: Lima, company: Lima Co, email: ana@example.com}\n  - {id: 801, email: b@example.com}\n  - {firstname: NoId}\ntickets:\n  - {id: 1, contact: 999, subject: Orphan}\ncolour: blue\nnext_note_id: 500\n",
+    );
+    assert_eq!(seed.contacts.len(), 1);
+    assert_eq!(seed.contacts[0].id, "801", "numeric ids are kept as HubSpot's strings");
+    assert_eq!(seed.next_note_id, 500);
+    let found: Vec<String> = seed.diagnostics.iter().map(ToString::to_string).collect();
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert!(
+        found[0].starts_with("crm.yml:3:5: error")
+            && found[0].contains("contact id '801' is used twice"),
+        "{}",
+        found[0]
+    );
+    assert!(found[1].starts_with("crm.yml:4:5:") && found[1].contains("no 'id'"), "{}", found[1]);
+    assert!(
+        found.iter().any(|f| f.starts_with("crm.yml:7:1: warning") && f.contains("'colour'")),
+        "{found:#?}"
+    );
+    assert!(found.iter().any(|f| f.contains("ticket '1' belongs to contact '999'")), "{found:#?}");
+
+    let at_cap = |n: usize| {
+        let mut text = String::from("contacts:\n");
+        for i in 0..n {
+            text.push_str(&format!("- {{id: {i}, email: c{i}@x.io}}\n"));
+        }
+        read_seed("crm.yml", &text)
+    };
+    let full = at_cap(MAX_CRM_RECORDS);
+    assert_eq!(full.contacts.len(), MAX_CRM_RECORDS);
+    assert!(full.diagnostics.is_empty());
+    let over = at_cap(MAX_CRM_RECORDS + 1);
+    assert_eq!(over.contacts.len(), MAX_CRM_RECORDS);
+    assert_eq!(over.diagnostics.len(), 1);
+    assert!(
+        over.diagnostics[0].message.contains("more than 10000 records"),
+        "{}",
+        over.diagnostics[0]
+    );
+    let huge = read_seed("crm.yml", &"#".repeat(MAX_FILE_BYTES + 1));
+    assert!(huge.diagnostics[0].message.contains("files above 1048576 bytes are not read"));
+    let script = read_script("conversations/big.yml", &"#".repeat(MAX_FILE_BYTES + 1));
+    assert!(script.diagnostics[0].message.contains("files above 1048576 bytes are not read"));
+}
+
+#[test]
+fn readers_can_add_customers_and_the_attack_picks_them_up() {
+    let mut workspace = tutorial();
+    edit(
+        &mut workspace,
+        "crm/crm.yml",
+        "tickets:\n",
+        "  - id: \"703\"\n    firstname: Lee\n    lastname: Park\n    company: Park Bakery\n    email: lee.park@example.com\n\ntickets:\n  - id: \"9003\"\n    contact: \"703\"\n    subject: Refund the double charge\n    stage: waiting_on_us\n    created: \"2026-09-01\"\n  - id: \"9004\"\n    contact: \"703\"\n    subject: Change the billing address\n    stage: waiting_on_us\n    created: \"2026-09-02\"\n  - id: \"9005\"\n    contact: \"703\"\n    subject: Close the old account\n    stage: waiting_on_us\n    created: \"2026-09-03\"\n",
+    );
+    let sim = Simulation::new(&workspace);
+    assert!(sim.seed.diagnostics.is_empty(), "{:?}", sim.seed.diagnostics);
+    let pair = sim.attack(&workspace, &Default::default());
+    assert_eq!(pair.after.victim.as_ref().map(|c| c.id.as_str()), Some("703"), "the most records");
+    assert_eq!(pair.after.caller.as_ref().map(|c| c.id.as_str()), Some("701"));
+    assert_eq!(pair.after.leaks.len(), 2);
+    assert!(pair.after.leaks[0].model_saw.as_deref().unwrap().contains("Refund the double charge"));
+}
