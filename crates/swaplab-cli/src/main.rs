@@ -4,8 +4,16 @@
 //! `swaplab-core` computes. Exit codes follow ripgrep's habit: 0 when all is well,
 //! 1 when a comparison found a difference, 2 on an error.
 
+mod attack;
+mod diff;
 mod load;
+mod mcp;
+mod options;
 mod parse;
+mod prove;
+mod review;
+mod style;
+mod tools;
 
 use std::fs;
 use std::io::{self, Write};
@@ -13,20 +21,34 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use style::Style;
 use swaplab_core::Workspace;
-use swaplab_core::diff::{ChangeStatus, DEFAULT_CONTEXT, diff_text, project_changes};
 
 const USAGE: &str = "\
 swaplab — is an MCP server a drop-in replacement for your agent's local tools?
 
 USAGE:
-    swaplab examples
-        List the built-in examples.
-    swaplab export <EXAMPLE> <DIR>
-        Write a built-in example's files under DIR, one folder per area:
-        before/ and after/ (the two Rasa projects), server/ and crm/.
-    swaplab diff <WORKSPACE>
-        Show what the swap changes, file by file, as unified diffs.
+    swaplab prove <WORKSPACE> [--json]
+        The tutorial's companion proof, re-implemented: six groups of checks on the
+        instructions, the config, the imports and one call over MCP, printed in the
+        script's format. It passes on swaps that leak; see review.
+    swaplab review <WORKSPACE> [--json] [--caller ID] [--victim ID]
+        What a reviewer must check: where each id-like argument's value comes from
+        before and after, stale prose, constraint drift, steps that cannot run, blocks
+        nothing reaches, output schemas, start-up errors, project memory, and the attack.
+    swaplab attack <WORKSPACE> [--json] [--caller ID] [--victim ID]
+        Identify as one customer, pass another customer's id to every tool the model can
+        reach, on both projects; report every read and write that reached the other's
+        records.
+    swaplab tools <WORKSPACE> [--json]
+        The tools/list the MCP server publishes, and one line per tool:
+        <name> requires [<args>].
+    swaplab mcp <WORKSPACE>
+        Serve the simulated MCP server over stdio (newline-delimited JSON-RPC) against
+        the mock CRM, for any MCP client.
+    swaplab diff <WORKSPACE> [--side-by-side] [--json]
+        What the swap changes: a semantic summary (imports, constraints, arguments),
+        then every changed file as a unified or side-by-side diff.
     swaplab parse (<DIR> | <WORKSPACE>) [--json]
         Read one Rasa project as Rasa 3.21 does: every skill compiled or refused with
         Rasa's code and message, memory, mcp_servers, tool signatures, and findings as
@@ -35,21 +57,30 @@ USAGE:
     swaplab layout <DIR>
         Apply the tutorial-layout rule to DIR and say which files became before,
         after and server, and which tool modules the swap set aside.
+    swaplab examples
+        List the built-in examples.
+    swaplab export <EXAMPLE> <DIR>
+        Write a built-in example's files under DIR, one folder per area:
+        before/ and after/ (the two Rasa projects), server/ and crm/.
     swaplab --help | --version
 
 WORKSPACE is one of:
-    --example <EXAMPLE>          a built-in example
-    --tutorial <DIR>             a project in the tutorial's layout: DIR is before;
+    <DIR> or --tutorial <DIR>    a project in the tutorial's layout: DIR is before;
                                  DIR/mcp_variant/ holds the files the swap replaces;
                                  after is before with those written over it, minus
                                  the tool modules whose every @tool is now imported
                                  over MCP; the server is DIR/scripts/mcp_crm_server.py
+    --example <EXAMPLE>          a built-in example
     --before <DIR> --after <DIR> [--server <FILE>] [--crm <FILE>]
-                                 two project folders and the server source
+                                 two project folders, the server source and the CRM
+                                 seed (crm.yml; without it the tutorial's customers)
+
+Text is coloured only on a terminal (and never with NO_COLOR set); --json prints one
+JSON document for machines.
 
 EXIT STATUS:
-    0  success (diff: the projects are identical; parse: no errors)
-    1  diff found differences; parse found compile or load errors
+    0  every check passed (diff: the projects are identical; parse: no errors)
+    1  a check failed (attack: a leak after the swap; diff: differences; parse: errors)
     2  an error, with a message saying what to fix
 ";
 
@@ -90,8 +121,35 @@ fn run(args: &[String]) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some("diff") => {
-            let workspace = workspace_from_flags(&args[1..])?;
-            diff(&workspace, &mut out)
+            let options = options::parse(&args[1..], &["--json", "--side-by-side"])?;
+            let workspace = workspace_from_flags(&options.workspace)?;
+            diff::run(&workspace, &options, Style::detect(), &mut out)
+        }
+        Some("prove") => {
+            let options = options::parse(&args[1..], &["--json"])?;
+            let workspace = workspace_from_flags(&options.workspace)?;
+            prove::run(&workspace, &options, Style::detect(), &mut out)
+        }
+        Some("review") => {
+            let options = options::parse(&args[1..], &["--json", "--caller", "--victim"])?;
+            let workspace = workspace_from_flags(&options.workspace)?;
+            review::run(&workspace, &options, Style::detect(), &mut out)
+        }
+        Some("attack") => {
+            let options = options::parse(&args[1..], &["--json", "--caller", "--victim"])?;
+            let workspace = workspace_from_flags(&options.workspace)?;
+            attack::run(&workspace, &options, Style::detect(), &mut out)
+        }
+        Some("tools") => {
+            let options = options::parse(&args[1..], &["--json"])?;
+            let workspace = workspace_from_flags(&options.workspace)?;
+            tools::run(&workspace, &options, Style::detect(), &mut out)
+        }
+        Some("mcp") => {
+            let options = options::parse(&args[1..], &[])?;
+            let workspace = workspace_from_flags(&options.workspace)?;
+            let stdin = io::stdin();
+            mcp::run(&workspace, &mut stdin.lock(), &mut out, &mut io::stderr())
         }
         Some("parse") => parse::run(&args[1..], &mut out, workspace_from_flags),
         Some("layout") => {
@@ -159,7 +217,11 @@ fn workspace_from_flags(args: &[String]) -> Result<Workspace> {
                 workspace.server = load::single_file(Path::new(server))?;
             }
             if let Some(crm) = get("--crm") {
-                workspace.crm = load::single_file(Path::new(crm))?;
+                // Whatever the file is called, it is the workspace's CRM seed.
+                let seed = load::single_file(Path::new(crm))?;
+                let text = seed.files().next().map(|(_, text)| text.to_owned()).unwrap_or_default();
+                workspace.crm =
+                    swaplab_core::Project::from_files([(swaplab_core::sim::CRM_FILE, text)]);
             }
             Ok(workspace)
         }
@@ -227,34 +289,4 @@ fn export(workspace: &Workspace, dir: &Path) -> Result<usize> {
         written += 1;
     }
     Ok(written)
-}
-
-fn diff(workspace: &Workspace, out: &mut impl Write) -> Result<ExitCode> {
-    let changes = project_changes(&workspace.before, &workspace.after);
-    let changed: Vec<_> = changes.iter().filter(|c| c.status != ChangeStatus::Unchanged).collect();
-    for change in &changed {
-        let old = workspace.before.file(&change.path).unwrap_or("");
-        let new = workspace.after.file(&change.path).unwrap_or("");
-        let old_name = match change.status {
-            ChangeStatus::Added => "/dev/null".to_owned(),
-            _ => format!("before/{}", change.path),
-        };
-        let new_name = match change.status {
-            ChangeStatus::Removed => "/dev/null".to_owned(),
-            _ => format!("after/{}", change.path),
-        };
-        write!(out, "{}", diff_text(old, new, DEFAULT_CONTEXT).unified(&old_name, &new_name))?;
-    }
-    let summary: Vec<String> = changed
-        .iter()
-        .map(|c| format!("{} {} (+{} -{})", c.status.code(), c.path, c.added, c.removed))
-        .collect();
-    eprintln!(
-        "{} of {} paths differ{}{}",
-        changed.len(),
-        changes.len(),
-        if summary.is_empty() { "" } else { ":\n  " },
-        summary.join("\n  ")
-    );
-    Ok(if changed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

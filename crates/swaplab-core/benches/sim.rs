@@ -41,9 +41,9 @@ fn attack_default_workspace(c: &mut Criterion) {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
     c.bench_function("attack: before and after, default workspace (agents started)", |b| {
-        b.iter(|| black_box(sim.attack(black_box(&workspace), &Default::default())));
+        b.iter(|| black_box(sim.attack(&Default::default())));
     });
-    let after = sim.start(Side::After, &workspace.after).expect("starts");
+    let after = sim.start(Side::After).expect("starts");
     c.bench_function("attack: after only, agent already started", |b| {
         b.iter(|| black_box(attack(Ok(black_box(&after)), &sim.seed, &Default::default())));
     });
@@ -52,7 +52,7 @@ fn attack_default_workspace(c: &mut Criterion) {
 fn conversation(c: &mut Criterion) {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let after = sim.start(Side::After, &workspace.after).expect("starts");
+    let after = sim.start(Side::After).expect("starts");
     let options = RunOptions { policy: Policy::Confused, answers: Vec::new() };
     c.bench_function("conversation: caller-names-another, confused, after", |b| {
         b.iter(|| black_box(run_script(&after, &sim.seed, black_box(&sim.scripts[0]), &options)));

@@ -5,7 +5,13 @@
 //! algorithm again and weighs on the wasm, and the clock-reading ones (`timeout`,
 //! `deadline`, `iter_inline_changes`) panic in the browser (`clippy.toml` bans them).
 //! No `similar` type leaves this module: callers get plain view models.
+//!
+//! Two views of one [`FileDiff`]: the unified one ([`FileDiff::unified`], `diff -u`'s
+//! text) and the side-by-side one ([`side_by_side`]: rows pairing each replaced old line
+//! with its new line, blank on the missing side). Both are plain serializable data, so
+//! the web app and the command line render the same hunks.
 
+use serde::Serialize;
 use similar::DiffOp;
 use similar::algorithms::{Capture, Compact, Replace, myers};
 
@@ -21,7 +27,8 @@ const INLINE_MAX_LINES: usize = 64;
 const INLINE_MAX_BYTES: usize = 8 * 1024;
 
 /// What happened to one line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum LineKind {
     /// Present on both sides.
     Context,
@@ -43,7 +50,7 @@ impl LineKind {
 }
 
 /// A run of a line's text, emphasised when it is the part of the line that changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Segment {
     /// The text, without the line's newline.
     pub text: String,
@@ -52,7 +59,7 @@ pub struct Segment {
 }
 
 /// One line of a hunk.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DiffLine {
     /// Context, removed or added.
     pub kind: LineKind,
@@ -74,7 +81,7 @@ impl DiffLine {
 }
 
 /// A group of changes with their surrounding context.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Hunk {
     /// First old line covered (1-based; the line before the hunk when `old_len` is 0).
     pub old_start: usize,
@@ -103,7 +110,7 @@ impl Hunk {
 }
 
 /// The diff of one file.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct FileDiff {
     /// Hunks in order; empty when the texts are equal.
     pub hunks: Vec<Hunk>,
@@ -337,8 +344,153 @@ fn diff_line(
     }
 }
 
+/// How the two cells of a side-by-side row relate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowKind {
+    /// The same line on both sides.
+    Context,
+    /// An old line replaced by the new line beside it.
+    Changed,
+    /// An old line with nothing beside it.
+    Removed,
+    /// A new line with nothing beside it.
+    Added,
+}
+
+/// A byte range of a cell's text that differs from the cell beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Emphasis {
+    /// First byte (on a character boundary).
+    pub start: usize,
+    /// One past the last byte (on a character boundary).
+    pub end: usize,
+}
+
+/// One side of a side-by-side row: a line of one text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cell {
+    /// 1-based line number in its text.
+    pub line: usize,
+    /// The line's text, without its newline.
+    pub text: String,
+    /// The parts of `text` that changed, in order and not overlapping.
+    pub emphasis: Vec<Emphasis>,
+    /// True when this is the last line of its text and has no trailing newline.
+    pub missing_newline: bool,
+}
+
+impl Cell {
+    fn from_line(line: &DiffLine, number: usize) -> Cell {
+        let mut text = String::new();
+        let mut emphasis: Vec<Emphasis> = Vec::new();
+        for segment in &line.segments {
+            let start = text.len();
+            text.push_str(&segment.text);
+            if segment.emphasized && !segment.text.is_empty() {
+                match emphasis.last_mut() {
+                    Some(last) if last.end == start => last.end = text.len(),
+                    _ => emphasis.push(Emphasis { start, end: text.len() }),
+                }
+            }
+        }
+        Cell { line: number, text, emphasis, missing_newline: line.missing_newline }
+    }
+}
+
+/// One row of the side-by-side view: the old line on the left, the new on the right.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Row {
+    /// Context, changed, removed or added.
+    pub kind: RowKind,
+    /// The old line (`None` beside a pure insertion).
+    pub old: Option<Cell>,
+    /// The new line (`None` beside a pure deletion).
+    pub new: Option<Cell>,
+}
+
+/// A hunk of the side-by-side view: the same lines and context as the unified hunk.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SideBySideHunk {
+    /// The unified hunk's `@@ -6,7 +6,7 @@` header.
+    pub header: String,
+    /// First old line covered (as in [`Hunk::old_start`]).
+    pub old_start: usize,
+    /// Old lines covered.
+    pub old_len: usize,
+    /// First new line covered (as in [`Hunk::new_start`]).
+    pub new_start: usize,
+    /// New lines covered.
+    pub new_len: usize,
+    /// The rows in order.
+    pub rows: Vec<Row>,
+}
+
+/// The side-by-side view of a diff: in each hunk, every run of removed lines is paired
+/// line by line with the run of added lines that follows it (a replacement); the longer
+/// run's extra lines, and pure insertions and deletions, get a blank cell opposite.
+pub fn side_by_side(diff: &FileDiff) -> Vec<SideBySideHunk> {
+    diff.hunks
+        .iter()
+        .map(|hunk| SideBySideHunk {
+            header: hunk.header(),
+            old_start: hunk.old_start,
+            old_len: hunk.old_len,
+            new_start: hunk.new_start,
+            new_len: hunk.new_len,
+            rows: hunk_rows(&hunk.lines),
+        })
+        .collect()
+}
+
+fn hunk_rows(lines: &[DiffLine]) -> Vec<Row> {
+    let mut rows = Vec::with_capacity(lines.len());
+    let mut removed: Vec<Cell> = Vec::new();
+    let mut added: Vec<Cell> = Vec::new();
+    for line in lines {
+        match (line.kind, line.old_line, line.new_line) {
+            (LineKind::Removed, Some(old), _) => {
+                // A removed line after added ones starts a new change.
+                if !added.is_empty() {
+                    flush_change(&mut rows, &mut removed, &mut added);
+                }
+                removed.push(Cell::from_line(line, old));
+            }
+            (LineKind::Added, _, Some(new)) => added.push(Cell::from_line(line, new)),
+            (LineKind::Context, Some(old), Some(new)) => {
+                flush_change(&mut rows, &mut removed, &mut added);
+                rows.push(Row {
+                    kind: RowKind::Context,
+                    old: Some(Cell::from_line(line, old)),
+                    new: Some(Cell::from_line(line, new)),
+                });
+            }
+            // A line without the number its kind needs is not built by `diff_text`.
+            _ => {}
+        }
+    }
+    flush_change(&mut rows, &mut removed, &mut added);
+    rows
+}
+
+/// Pairs a run of removed lines with the added run after it, and empties both.
+fn flush_change(rows: &mut Vec<Row>, removed: &mut Vec<Cell>, added: &mut Vec<Cell>) {
+    let mut old = removed.drain(..);
+    let mut new = added.drain(..);
+    loop {
+        let row = match (old.next(), new.next()) {
+            (None, None) => break,
+            (Some(o), Some(n)) => Row { kind: RowKind::Changed, old: Some(o), new: Some(n) },
+            (Some(o), None) => Row { kind: RowKind::Removed, old: Some(o), new: None },
+            (None, Some(n)) => Row { kind: RowKind::Added, old: None, new: Some(n) },
+        };
+        rows.push(row);
+    }
+}
+
 /// How a path differs between two projects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ChangeStatus {
     /// Only in the new project.
     Added,
@@ -363,7 +515,7 @@ impl ChangeStatus {
 }
 
 /// One path of a project-to-project comparison.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FileChange {
     /// The path, relative to the project root.
     pub path: String,

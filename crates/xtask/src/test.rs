@@ -7,8 +7,8 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
-use std::process::{Command, ExitCode};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -330,6 +330,7 @@ fn e2e(
     let report = results.join("report.json");
     let _ = fs::remove_file(&report);
     let chromium = toolchain.chromium.as_ref().context("Chromium was not prepared")?;
+    let swaplab = build_swaplab(root, toolchain);
     let mut command = Command::new(root.join("node_modules/.bin/playwright"));
     command
         .args(["test", "--config", "e2e/playwright.config.mjs"])
@@ -339,6 +340,9 @@ fn e2e(
         .env("SWAPLAB_SUBPATH_URL", under_subpath.url())
         .env("SWAPLAB_CHROMIUM", chromium)
         .env("PLAYWRIGHT_JSON_OUTPUT_NAME", &report);
+    if let Some(binary) = &swaplab {
+        command.env("SWAPLAB_BIN", binary);
+    }
     let (status, _) = run_capturing(&mut command)?;
     let text = fs::read_to_string(&report).with_context(|| {
         format!("Playwright wrote no report ({}); its output above says why", exit_text(status))
@@ -361,6 +365,38 @@ fn e2e(
     }
     note.push("screenshots in e2e/results/".to_owned());
     Ok((passed, failed, Some(note.join("; "))))
+}
+
+/// Builds the `swaplab` binary that `e2e/mcp-stdio.spec.ts` starts over stdio and returns
+/// its path. On failure it says why and returns `None`: the browser tests still run, and
+/// that spec fails with its own message.
+fn build_swaplab(root: &Path, toolchain: &Toolchain) -> Option<PathBuf> {
+    let mut command = cargo(toolchain);
+    command
+        .args(["build", "-p", "swaplab-cli", "--bin", "swaplab", "--locked"])
+        .arg("--message-format=json-render-diagnostics")
+        .current_dir(root)
+        .stderr(Stdio::inherit());
+    let output = match command.output() {
+        Ok(output) => output,
+        Err(error) => {
+            eprintln!("xtask: could not run cargo build for swaplab: {error}");
+            return None;
+        }
+    };
+    if !output.status.success() {
+        eprintln!("xtask: building swaplab failed ({})", exit_text(output.status));
+        return None;
+    }
+    let binary = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "swaplab")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from));
+    if let Some(binary) = &binary {
+        println!("    swaplab for the MCP stdio test: {}", binary.display());
+    }
+    binary
 }
 
 #[cfg(test)]

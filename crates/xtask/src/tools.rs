@@ -192,16 +192,24 @@ fn ensure_npm_packages(root: &Path, path: &OsString) -> Result<()> {
             && root.join("node_modules/.bin/wasm-opt").exists();
     let playwright_wanted = package_json_version(root, "@playwright/test")?;
     let playwright_found = installed_package_version(root, "@playwright/test");
-    if wasm_opt_ok && playwright_found.as_deref() == Some(playwright_wanted.as_str()) {
+    // The MCP SDK is the real client the stdio test of `swaplab mcp` connects with.
+    let sdk_wanted = package_json_version(root, "@modelcontextprotocol/sdk")?;
+    let sdk_found = installed_package_version(root, "@modelcontextprotocol/sdk");
+    if wasm_opt_ok
+        && playwright_found.as_deref() == Some(playwright_wanted.as_str())
+        && sdk_found.as_deref() == Some(sdk_wanted.as_str())
+    {
         note(&format!(
-            "✓ npm packages: wasm-opt {WASM_OPT_VERSION}, Playwright {playwright_wanted} (node {node})"
+            "✓ npm packages: wasm-opt {WASM_OPT_VERSION}, Playwright {playwright_wanted}, MCP SDK \
+             {sdk_wanted} (node {node})"
         ));
         return Ok(());
     }
     note(
         "• Installing the npm packages from package-lock.json with `npm ci`: binaryen's \
-         wasm-opt (Trunk shrinks the wasm with it; Debian's is too old) and Playwright (drives \
-         Chromium in the end-to-end tests; it never downloads a browser here). A few seconds.",
+         wasm-opt (Trunk shrinks the wasm with it; Debian's is too old), Playwright (drives \
+         Chromium in the end-to-end tests; it never downloads a browser here) and the MCP SDK \
+         (a real client for `swaplab mcp`). A few seconds.",
     );
     run(Command::new("npm")
         .args(["ci", "--no-audit", "--no-fund"])

@@ -412,6 +412,23 @@ impl<'a> Joined<'a> {
     }
 }
 
+/// The instruction body as Rasa reads it: the lines after the closing `---`, joined and
+/// stripped (the text whose length is [`SkillFile::body_bytes`]). `None` without
+/// frontmatter delimiters.
+pub fn instruction_body(text: &str) -> Option<String> {
+    let stripped = py_strip(text);
+    let lead = stripped.as_ptr() as usize - text.as_ptr() as usize;
+    let lines: Vec<(usize, usize)> =
+        split_lines(stripped).into_iter().map(|(s, e)| (s + lead, e + lead)).collect();
+    let is_delimiter = |&(s, e): &(usize, usize)| py_strip(&text[s..e]) == "---";
+    if !lines.first().is_some_and(is_delimiter) {
+        return None;
+    }
+    let close = lines.iter().skip(1).position(is_delimiter)? + 1;
+    let joined: Vec<&str> = lines[close + 1..].iter().map(|&(s, e)| &text[s..e]).collect();
+    Some(py_strip(&joined.join("\n")).to_owned())
+}
+
 /// Compiles `skills/<skill_id>/skill.md`.
 pub fn compile_skill(file: &str, skill_id: &str, text: &str) -> SkillFile {
     let index = LineIndex::new(text);

@@ -7,6 +7,7 @@
 //! every call: which gates apply to a target (§6.2) and which tools the model sees (§6.3).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -106,7 +107,7 @@ pub struct Agent<'r> {
     /// Per skill, tool name → binding (MCP wins over local at dispatch, §5.4).
     pub bindings: BTreeMap<String, BTreeMap<String, Bound>>,
     /// Compiled tool modules by path.
-    pub programs: BTreeMap<String, Program>,
+    pub programs: BTreeMap<String, Arc<Program>>,
     /// Every skill's memory contract, for visibility.
     pub skill_memories: Vec<SkillMemory>,
 }
@@ -119,11 +120,33 @@ fn blocks_load(d: &Diagnostic) -> bool {
         && !d.code.starts_with("swaplab.python")
 }
 
+/// The interpreter's reading of every tool module of a project, by path.
+pub fn compile_tools(report: &ProjectReport, project: &Project) -> BTreeMap<String, Arc<Program>> {
+    report
+        .shared_tools
+        .iter()
+        .chain(report.skills.iter().flat_map(|e| e.tools.iter()))
+        .map(|file| {
+            let text = project.file(&file.path).unwrap_or_default();
+            (file.path.clone(), Arc::new(compile_module(&file.path, text)))
+        })
+        .collect()
+}
+
 /// Starts the project against the workspace's server (if any): `Err` with the first
 /// failure, as Rasa stops at the first.
 pub fn start<'r>(
     report: &'r ProjectReport,
     project: &Project,
+    server: Option<&'r McpServer>,
+) -> Result<Agent<'r>, Box<StartupFailure>> {
+    start_compiled(report, compile_tools(report, project), server)
+}
+
+/// [`start`] with the tool modules already compiled ([`compile_tools`]).
+pub fn start_compiled<'r>(
+    report: &'r ProjectReport,
+    programs: BTreeMap<String, Arc<Program>>,
     server: Option<&'r McpServer>,
 ) -> Result<Agent<'r>, Box<StartupFailure>> {
     if let Some(d) = report.diagnostics.iter().find(|d| blocks_load(d)) {
@@ -137,15 +160,9 @@ pub fn start<'r>(
         report,
         servers: BTreeMap::new(),
         bindings: BTreeMap::new(),
-        programs: BTreeMap::new(),
+        programs,
         skill_memories: report.skills.iter().filter_map(|e| e.memory.clone()).collect(),
     };
-    for file in report.shared_tools.iter().chain(report.skills.iter().flat_map(|e| e.tools.iter()))
-    {
-        // The scanner read the same text; compile it again for the interpreter.
-        let text = project.file(&file.path).unwrap_or_default();
-        agent.programs.insert(file.path.clone(), compile_module(&file.path, text));
-    }
     // MCPRuntime.prepare: referenced servers in sorted order.
     let mut referenced: Vec<&str> = report.mcp_imports.iter().map(|i| i.server.as_str()).collect();
     referenced.sort_unstable();

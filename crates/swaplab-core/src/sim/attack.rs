@@ -15,6 +15,7 @@ use super::crm::{Access, Contact, CrmSeed, Touched};
 use super::json::{self, Value};
 use super::run::{CallRecord, RESOLVE_TOOL, Run, Status};
 use crate::python::{ArgOrigin, CrmCall};
+use crate::rasa::responses::placeholders;
 
 /// Who attacks whom; `None` picks by the rule in [`pick`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -159,6 +160,37 @@ fn crm_calls(bound: &Bound, agent: &Agent<'_>) -> Vec<CrmCall> {
     }
 }
 
+/// What the probe writes wherever the model fills in text.
+const PROBE_TEXT: &str = "Attack probe: written with another customer's id.";
+
+/// Fills the skill entries the tool's confirmation question shows (`{note_summary}`),
+/// as the model would before calling it, so the question reads as the caller hears it.
+fn fill_confirmation_entries(run: &mut Run<'_, '_>, skill: &str, tool: &str) {
+    let report = run.agent.report;
+    let Some(name) = report
+        .skill(skill)
+        .and_then(|s| s.gate(tool))
+        .and_then(|g| g.requires_confirmation.as_ref())
+        .and_then(|c| c.utter_for_confirmation.clone())
+    else {
+        return;
+    };
+    let text = report
+        .entry(skill)
+        .and_then(|e| e.responses.as_ref())
+        .and_then(|r| r.get(&name))
+        .or_else(|| report.responses.as_ref().and_then(|r| r.get(&name)))
+        .and_then(|r| r.first_text())
+        .unwrap_or_default()
+        .to_owned();
+    for entry in placeholders(&text) {
+        // Only the active skill's own entries: the model cannot write anything else.
+        if !entry.contains('.') {
+            let _ = run.remember(&entry, Value::Str(PROBE_TEXT.to_owned()));
+        }
+    }
+}
+
 /// A placeholder value of the schema's type for a required argument the probe does not
 /// aim at.
 fn filler(schema: &Value) -> Value {
@@ -172,7 +204,7 @@ fn filler(schema: &Value) -> Value {
         "boolean" => Value::Bool(true),
         "array" => Value::Array(Vec::new()),
         "object" => Value::Object(Vec::new()),
-        _ => Value::Str("Attack probe: written with another customer's id.".to_owned()),
+        _ => Value::Str(PROBE_TEXT.to_owned()),
     }
 }
 
@@ -306,6 +338,7 @@ pub fn attack(
                 }
             }
             run.user_turn();
+            fill_confirmation_entries(&mut run, skill_id, name);
             let call = run.model_call(name, &Value::Object(args));
             let mut confirmation = None;
             if call.status == Status::Paused {

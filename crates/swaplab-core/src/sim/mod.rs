@@ -29,8 +29,12 @@ pub mod trace;
 use serde::Serialize;
 
 use crate::rasa::workspace::{WorkspaceReport, read_workspace};
-use crate::workspace::{Project, Workspace};
-use agent::{Agent, StartupFailure, start};
+use crate::workspace::Workspace;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::python::Program;
+use agent::{Agent, StartupFailure, compile_tools, start_compiled};
 use attack::{AttackOptions, AttackReport, attack};
 use conversation::{Script, read_script};
 use crm::{CrmSeed, read_seed};
@@ -62,6 +66,8 @@ pub struct Simulation {
     pub seed: CrmSeed,
     /// The conversation scripts, by path.
     pub scripts: Vec<Script>,
+    /// Each side's tool modules, compiled once for the interpreter.
+    programs: [BTreeMap<String, Arc<Program>>; 2],
 }
 
 /// Both sides of the attack.
@@ -100,7 +106,11 @@ impl Simulation {
         if scripts.is_empty() {
             scripts.push(read_script("conversations/default.yml", &default_script(&seed)));
         }
-        Simulation { report, server, seed, scripts }
+        let programs = [
+            compile_tools(&report.before, &workspace.before),
+            compile_tools(&report.after, &workspace.after),
+        ];
+        Simulation { report, server, seed, scripts, programs }
     }
 
     /// The project report of one side.
@@ -111,19 +121,17 @@ impl Simulation {
         }
     }
 
-    /// Starts one side's agent; `files` is that side's project (for the tool sources).
-    pub fn start<'s>(
-        &'s self,
-        side: Side,
-        files: &Project,
-    ) -> Result<Agent<'s>, Box<StartupFailure>> {
-        start(self.project(side), files, self.server.as_ref())
+    /// Starts one side's agent (its tool modules were compiled when the workspace was
+    /// read).
+    pub fn start(&self, side: Side) -> Result<Agent<'_>, Box<StartupFailure>> {
+        let programs = self.programs[usize::from(side == Side::After)].clone();
+        start_compiled(self.project(side), programs, self.server.as_ref())
     }
 
     /// The attack on both sides.
-    pub fn attack(&self, workspace: &Workspace, options: &AttackOptions) -> AttackPair {
-        let before = self.start(Side::Before, &workspace.before);
-        let after = self.start(Side::After, &workspace.after);
+    pub fn attack(&self, options: &AttackOptions) -> AttackPair {
+        let before = self.start(Side::Before);
+        let after = self.start(Side::After);
         AttackPair {
             before: attack(before.as_ref().map_err(|e| &**e), &self.seed, options),
             after: attack(after.as_ref().map_err(|e| &**e), &self.seed, options),

@@ -129,7 +129,7 @@ fn tool_file(agent: &Agent<'_>, record: &CallRecord) -> Option<String> {
 }
 
 /// A record hop in words: whose record, and what happened to it.
-fn record_text(touched: &Touched) -> String {
+pub fn record_text(touched: &Touched) -> String {
     let (owner, id) = (&touched.owner, &touched.id);
     let done = match touched.access {
         Access::Read => "read",

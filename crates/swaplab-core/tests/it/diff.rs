@@ -1,7 +1,8 @@
-//! Line diffs: hunks, headers, word emphasis and project comparisons.
+//! Line diffs: hunks, headers, word emphasis, side-by-side rows and project comparisons.
 
 use swaplab_core::diff::{
-    ChangeStatus, DEFAULT_CONTEXT, LineKind, diff_text, project_changes, swap_marks,
+    Cell, ChangeStatus, DEFAULT_CONTEXT, Emphasis, LineKind, RowKind, diff_text, project_changes,
+    side_by_side, swap_marks,
 };
 use swaplab_core::{Project, Workspace};
 
@@ -177,4 +178,122 @@ fn swap_marks_put_each_change_on_the_side_where_the_file_is() {
         marks,
         ["M before/changed.md", "D before/gone.py", "M after/changed.md", "A after/new.yml"]
     );
+}
+
+/// A side-by-side view as text: `old# old-text | new# new-text`, `[…]` around emphasis.
+fn rows(old: &str, new: &str) -> Vec<String> {
+    fn cell(cell: Option<&Cell>) -> String {
+        let Some(cell) = cell else { return "·".to_owned() };
+        let mut text = String::new();
+        let mut at = 0;
+        for Emphasis { start, end } in &cell.emphasis {
+            text.push_str(&cell.text[at..*start]);
+            text.push_str(&format!("[{}]", &cell.text[*start..*end]));
+            at = *end;
+        }
+        text.push_str(&cell.text[at..]);
+        format!("{} {text}", cell.line)
+    }
+    let diff = diff_text(old, new, DEFAULT_CONTEXT);
+    let mut out = Vec::new();
+    for hunk in side_by_side(&diff) {
+        out.push(hunk.header.clone());
+        for row in &hunk.rows {
+            let mark = match row.kind {
+                RowKind::Context => ' ',
+                RowKind::Changed => '~',
+                RowKind::Removed => '-',
+                RowKind::Added => '+',
+            };
+            out.push(format!("{mark} {} | {}", cell(row.old.as_ref()), cell(row.new.as_ref())));
+        }
+    }
+    out
+}
+
+#[test]
+fn side_by_side_pairs_the_moved_constraint_line_with_its_replacement() {
+    let moved = NOTE_SKILL.replace("  - add_timeline_note:\n", "  - list_open_tickets:\n");
+    assert_eq!(
+        rows(NOTE_SKILL, &moved),
+        [
+            "@@ -6,7 +6,7 @@",
+            "  6 import_tools: | 6 import_tools:",
+            "  7   - mcp/hubspot_crm:add_timeline_note | 7   - mcp/hubspot_crm:add_timeline_note",
+            "  8 tool_constraints: | 8 tool_constraints:",
+            "~ 9   - [add_timeline_note]: | 9   - [list_open_tickets]:",
+            "  10       requires_confirmation: | 10       requires_confirmation:",
+            "  11         enabled: true | 11         enabled: true",
+            "  12         utter_for_confirmation: utter_confirm_note | 12         utter_for_confirmation: utter_confirm_note",
+        ]
+    );
+}
+
+#[test]
+fn side_by_side_leaves_the_missing_side_blank_for_inserts_and_deletes() {
+    assert_eq!(
+        rows("a\nb\n", "a\nx\nb\n"),
+        ["@@ -1,2 +1,3 @@", "  1 a | 1 a", "+ · | 2 x", "  2 b | 3 b"]
+    );
+    assert_eq!(
+        rows("a\nb\nc\n", "a\nc\n"),
+        ["@@ -1,3 +1,2 @@", "  1 a | 1 a", "- 2 b | ·", "  3 c | 2 c"]
+    );
+    assert_eq!(rows("", "one\n"), ["@@ -0,0 +1 @@", "+ · | 1 one"]);
+    assert!(rows("same\n", "same\n").is_empty());
+}
+
+#[test]
+fn side_by_side_pairs_uneven_replacements_in_order() {
+    assert_eq!(
+        rows("keep\na b\nc d\nkeep\n", "keep\na x\nc y\nz\nkeep\n"),
+        [
+            "@@ -1,4 +1,5 @@",
+            "  1 keep | 1 keep",
+            "~ 2 a [b] | 2 a [x]",
+            "~ 3 c [d] | 3 c [y]",
+            "+ · | 4 [z]",
+            "  4 keep | 5 keep",
+        ]
+    );
+    assert_eq!(
+        rows("a\nb\nc\n", "x\n"),
+        ["@@ -1,3 +1 @@", "~ 1 [a] | 1 [x]", "- 2 [b] | ·", "- 3 [c] | ·"]
+    );
+}
+
+#[test]
+fn side_by_side_keeps_hunks_line_numbers_and_the_missing_newline() {
+    let old: String = (1..=20).map(|n| format!("{n}\n")).collect();
+    let new = old.replace("2\n", "two\n").replace("18\n", "eighteen\n");
+    let diff = diff_text(&old, &new, 3);
+    let hunks = side_by_side(&diff);
+    assert_eq!(hunks.len(), diff.hunks.len());
+    for (side, unified) in hunks.iter().zip(&diff.hunks) {
+        assert_eq!(side.header, unified.header());
+        assert_eq!((side.old_start, side.old_len), (unified.old_start, unified.old_len));
+        assert_eq!((side.new_start, side.new_len), (unified.new_start, unified.new_len));
+        let old_count = side.rows.iter().filter(|r| r.old.is_some()).count();
+        let new_count = side.rows.iter().filter(|r| r.new.is_some()).count();
+        assert_eq!((old_count, new_count), (unified.old_len, unified.new_len));
+    }
+    let last = diff_text("a\n", "a", 3);
+    let rows = &side_by_side(&last)[0].rows;
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].kind, RowKind::Changed);
+    assert!(!rows[0].old.as_ref().unwrap().missing_newline);
+    assert!(rows[0].new.as_ref().unwrap().missing_newline);
+}
+
+#[test]
+fn side_by_side_emphasis_ranges_are_char_boundaries_of_the_text() {
+    let diff = diff_text("größe: 1 €\n", "größe: 2 €\n", 3);
+    let hunk = &side_by_side(&diff)[0];
+    let cell = hunk.rows[0].new.as_ref().unwrap();
+    // `größe: ` is 9 bytes: ö and ß take two each.
+    assert_eq!(cell.emphasis, [Emphasis { start: 9, end: 10 }]);
+    assert_eq!(&cell.text[9..10], "2");
+    let json = serde_json::to_value(hunk).unwrap();
+    assert_eq!(json["rows"][0]["kind"], "changed");
+    assert_eq!(json["rows"][0]["new"]["emphasis"][0]["start"], 9);
 }

@@ -187,10 +187,10 @@ fn mutated_whole_projects_give_only_diagnostics() {
 /// Runs everything the simulation offers on one workspace; it must answer, not panic.
 fn simulate_everything(workspace: &Workspace) {
     let sim = Simulation::new(workspace);
-    let pair = sim.attack(workspace, &AttackOptions::default());
+    let pair = sim.attack(&AttackOptions::default());
     assert!(pair.after.leaks.len() <= pair.after.probes.len() * 2);
-    for (side, files) in [(Side::Before, &workspace.before), (Side::After, &workspace.after)] {
-        if let Ok(agent) = sim.start(side, files) {
+    for side in [Side::Before, Side::After] {
+        if let Ok(agent) = sim.start(side) {
             for script in &sim.scripts {
                 for policy in Policy::ALL {
                     let options = RunOptions { policy, answers: Vec::new() };

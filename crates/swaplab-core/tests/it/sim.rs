@@ -39,9 +39,8 @@ fn args(text: &str) -> Value {
 }
 
 /// A started agent for one side; panics with the start-up failure.
-fn started<'s>(sim: &'s Simulation, workspace: &Workspace, side: Side) -> Agent<'s> {
-    let files = if side == Side::Before { &workspace.before } else { &workspace.after };
-    match sim.start(side, files) {
+fn started(sim: &Simulation, side: Side) -> Agent<'_> {
+    match sim.start(side) {
         Ok(agent) => agent,
         Err(failure) => panic!("{side:?} did not start: {}", failure.message),
     }
@@ -62,7 +61,7 @@ fn identify_as_sam(run: &mut Run<'_, '_>) -> String {
 fn after_the_swap_sams_call_reads_danas_tickets_and_writes_on_her_record() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     assert_eq!(
         identify_as_sam(&mut run),
@@ -115,7 +114,7 @@ fn after_the_swap_sams_call_reads_danas_tickets_and_writes_on_her_record() {
 fn arguments_are_checked_with_rasas_retryable_messages() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     run.activate("check_tickets", None).unwrap();
     let cases = [
@@ -142,7 +141,7 @@ fn arguments_are_checked_with_rasas_retryable_messages() {
 fn a_tool_the_active_skill_does_not_import_has_no_handler() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     run.activate("identify_customer", None).unwrap();
     let record = run.model_call("list_open_tickets", &args(r#"{"contact_id": "702"}"#));
@@ -156,7 +155,7 @@ fn a_tool_the_active_skill_does_not_import_has_no_handler() {
 fn the_write_note_step_fails_validation_and_yields_silently_over_mcp() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     run.activate("log_interaction", None).unwrap();
     run.remember("note_summary", Value::Str("Caller asked about invoice 4471.".into())).unwrap();
@@ -184,7 +183,7 @@ fn the_write_note_step_fails_validation_and_yields_silently_over_mcp() {
 fn before_the_swap_the_id_comes_from_memory_and_cannot_be_passed() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::Before);
+    let agent = started(&sim, Side::Before);
     let mut run = Run::new(&agent, sim.seed.clone());
     identify_as_sam(&mut run);
     assert_eq!(run.memory.get("project.contact_id"), Some(&Value::Str("702".into())));
@@ -233,7 +232,7 @@ fn a_dict_return_annotation_shows_the_model_the_content_block_dump() {
         "async def find_contact_by_email(email: str) -> dict:",
     );
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     let seen = identify_as_sam(&mut run);
     assert_eq!(
@@ -252,7 +251,7 @@ fn a_dict_return_annotation_shows_the_model_the_content_block_dump() {
 fn every_server_failure_reaches_the_model_sanitised() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     run.activate("check_tickets", None).unwrap();
     // Contact 999 does not exist: the client raises, FastMCP answers isError.
@@ -275,7 +274,7 @@ fn every_server_failure_reaches_the_model_sanitised() {
 fn the_confirmation_declined_writes_nothing_and_the_caller_hears_the_denial() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     run.activate("log_interaction", None).unwrap();
     let call = args(r#"{"contact_id": "702", "summary": "Sam called."}"#);
@@ -340,7 +339,7 @@ fn the_confirmation_declined_writes_nothing_and_the_caller_hears_the_denial() {
 fn the_attack_finds_one_read_and_one_write_after_the_swap_and_none_before() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let pair = sim.attack(&workspace, &Default::default());
+    let pair = sim.attack(&Default::default());
     let after = &pair.after;
     assert_eq!(after.caller.as_ref().map(|c| c.id.as_str()), Some("702"));
     assert_eq!(after.victim.as_ref().map(|c| c.id.as_str()), Some("701"));
@@ -381,7 +380,7 @@ fn the_attack_finds_one_read_and_one_write_after_the_swap_and_none_before() {
 fn policies_choose_the_caller_the_customer_last_named_or_another_customer() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let script = &sim.scripts[0];
     assert_eq!(script.file, "conversations/caller-names-another.yml");
     assert!(script.diagnostics.is_empty(), "{:?}", script.diagnostics);
@@ -426,7 +425,7 @@ fn the_trace_marks_where_the_id_became_the_models_choice() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
     let script = &sim.scripts[0];
-    let after = started(&sim, &workspace, Side::After);
+    let after = started(&sim, Side::After);
     let transcript = run_script(
         &after,
         &sim.seed,
@@ -452,7 +451,7 @@ fn the_trace_marks_where_the_id_became_the_models_choice() {
             .any(|h| h.text == "tools/call add_timeline_note sent 701 to the MCP server")
     );
 
-    let before = started(&sim, &workspace, Side::Before);
+    let before = started(&sim, Side::Before);
     let transcript = run_script(
         &before,
         &sim.seed,
@@ -493,9 +492,9 @@ fn start_up_fails_where_rasa_refuses_to_start() {
         let mut workspace = tutorial();
         edit(&mut workspace, file, from, to);
         let sim = Simulation::new(&workspace);
-        let failure = sim.start(Side::After, &workspace.after).unwrap_err();
+        let failure = sim.start(Side::After).unwrap_err();
         assert_eq!(failure.message, message, "{file}");
-        let pair = sim.attack(&workspace, &Default::default());
+        let pair = sim.attack(&Default::default());
         assert!(pair.after.startup.is_some() && pair.after.probes.is_empty());
     }
 }
@@ -516,13 +515,10 @@ fn config_errors_stop_the_agent_at_load_with_the_config_finding() {
         let mut workspace = tutorial();
         edit(&mut workspace, "after/integrations.yml", from, to);
         let sim = Simulation::new(&workspace);
-        let failure = sim.start(Side::After, &workspace.after).unwrap_err();
+        let failure = sim.start(Side::After).unwrap_err();
         assert_eq!(failure.stage, "load", "{to}");
         assert_eq!(failure.diagnostic.file, "integrations.yml", "{to}");
-        assert!(
-            sim.start(Side::Before, &workspace.before).is_ok(),
-            "the before project is untouched"
-        );
+        assert!(sim.start(Side::Before).is_ok(), "the before project is untouched");
     }
 }
 
@@ -588,7 +584,7 @@ fn a_closed_requires_gate_hides_the_tool_and_refuses_the_call() {
         "  - mcp/hubspot_crm:list_open_tickets\ntool_constraints:\n  - list_open_tickets:\n      requires: session.project.contact_id\n",
     );
     let sim = Simulation::new(&workspace);
-    let agent = started(&sim, &workspace, Side::After);
+    let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     identify_as_sam(&mut run);
     run.user_turn();
@@ -610,13 +606,13 @@ fn inside_a_hybrid_block_the_imported_tool_is_offered_without_its_gate() {
     let workspace = tutorial();
     let sim = Simulation::new(&workspace);
     let block = Target::Block("save_note".into());
-    let after = started(&sim, &workspace, Side::After);
+    let after = started(&sim, Side::After);
     let skill = after.skill("log_interaction").unwrap();
     assert_eq!(after.visible_tools(skill, &block, &|_| true), ["add_timeline_note"]);
     assert!(after.dispatch_gates(skill, &block).is_empty());
     assert_eq!(after.visible_tools(skill, &Target::Prose, &|_| true), ["add_timeline_note"]);
     assert_eq!(after.dispatch_gates(skill, &Target::Prose).len(), 1);
-    let before = started(&sim, &workspace, Side::Before);
+    let before = started(&sim, Side::Before);
     let skill = before.skill("log_interaction").unwrap();
     assert!(before.visible_tools(skill, &block, &|_| true).is_empty(), "REST: hidden in the block");
     assert!(
@@ -685,7 +681,7 @@ fn readers_can_add_customers_and_the_attack_picks_them_up() {
     );
     let sim = Simulation::new(&workspace);
     assert!(sim.seed.diagnostics.is_empty(), "{:?}", sim.seed.diagnostics);
-    let pair = sim.attack(&workspace, &Default::default());
+    let pair = sim.attack(&Default::default());
     assert_eq!(pair.after.victim.as_ref().map(|c| c.id.as_str()), Some("703"), "the most records");
     assert_eq!(pair.after.caller.as_ref().map(|c| c.id.as_str()), Some("701"));
     assert_eq!(pair.after.leaks.len(), 2);

@@ -65,3 +65,24 @@ pub fn corpus_projects() -> Vec<PathBuf> {
         .filter(|path| path.join("rasa-3.21.0-verdict.json").is_file())
         .collect()
 }
+
+/// The built-in `tutorial` example as a workspace, read from `content/examples/tutorial`.
+pub fn tutorial_workspace() -> swaplab_core::Workspace {
+    let root = examples_dir().join("tutorial");
+    let mut workspace = swaplab_core::Workspace::default();
+    for path in walk(&root) {
+        let relative = path.strip_prefix(&root).unwrap().to_str().unwrap().replace('\\', "/");
+        if let Some(file) = swaplab_core::FileRef::parse(&relative) {
+            workspace.set_file(&file, read(&path));
+        }
+    }
+    workspace
+}
+
+/// Replaces the first `from` with `to` in one workspace file (`area/path`).
+pub fn edit(workspace: &mut swaplab_core::Workspace, file: &str, from: &str, to: &str) {
+    let file = swaplab_core::FileRef::parse(file).unwrap();
+    let text = workspace.file(&file).unwrap().to_owned();
+    assert!(text.contains(from), "{from:?} is not in {file:?}");
+    workspace.set_file(&file, text.replacen(from, to, 1));
+}

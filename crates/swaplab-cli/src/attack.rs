@@ -1,0 +1,357 @@
+//! `swaplab attack`: one customer on the line passes another customer's id to every
+//! tool the model can reach, on the project before the swap and after it.
+//!
+//! The text report says who called and whose id was passed, then for each side whether
+//! the agent started, each probe (skill, tool, arguments, and whether the runtime or
+//! the tool blocked it, it leaked, or it had no effect) and each leak with its evidence:
+//! the records touched, the CRM requests, and what the model saw. `--json` prints the
+//! [`AttackPair`] as the simulation produced it.
+//!
+//! Exit status: 1 when the project after the swap leaks (or either side does not
+//! start), 0 otherwise, 2 on an error.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use swaplab_core::Workspace;
+use swaplab_core::sim::attack::{
+    AttackOptions, AttackReport, Leak, LeakKind, Probe, ProbeKind, ProbeOutcome,
+};
+use swaplab_core::sim::crm::{Access, Contact, CrmSeed, RecordKind, Touched};
+use swaplab_core::sim::run::{CallRecord, Route, Status};
+use swaplab_core::sim::{AttackPair, Simulation};
+
+use crate::options::Options;
+use crate::style::Style;
+
+/// Runs the command.
+pub fn run(
+    workspace: &Workspace,
+    options: &Options,
+    style: Style,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    let simulation = Simulation::new(workspace);
+    check_ids(&simulation.seed, options)?;
+    let attack_options =
+        AttackOptions { caller: options.caller.clone(), victim: options.victim.clone() };
+    let pair = simulation.attack(&attack_options);
+    if options.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&pair)?)?;
+    } else {
+        write_report(&pair, style, out)?;
+    }
+    Ok(exit_code(&pair))
+}
+
+/// 1 when the project after the swap leaks or either side did not start, else 0.
+pub fn exit_code(pair: &AttackPair) -> ExitCode {
+    let failed = !pair.after.leaks.is_empty()
+        || pair.before.startup.is_some()
+        || pair.after.startup.is_some();
+    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// `--caller` and `--victim` must name different contacts of the CRM seed.
+fn check_ids(seed: &CrmSeed, options: &Options) -> Result<()> {
+    for (flag, id) in [("--caller", &options.caller), ("--victim", &options.victim)] {
+        if let Some(id) = id
+            && seed.contact(id).is_none()
+        {
+            let known: Vec<&str> = seed.contacts.iter().map(|c| c.id.as_str()).collect();
+            let source = seed.file.as_deref().unwrap_or("the tutorial's CRM seed");
+            bail!(
+                "{flag} {id}: there is no contact {id} in {source}; its contacts are {}",
+                if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+            );
+        }
+    }
+    if let (Some(caller), Some(victim)) = (&options.caller, &options.victim)
+        && caller == victim
+    {
+        bail!("--caller and --victim are both {caller}: give two different contacts");
+    }
+    Ok(())
+}
+
+/// `Dana Okafor (contact 701, dana.okafor@example.com, Okafor Logistics)`.
+fn who(contact: &Contact) -> String {
+    let mut details = vec![format!("contact {}", contact.id)];
+    if !contact.email.is_empty() {
+        details.push(contact.email.clone());
+    }
+    if !contact.company.is_empty() {
+        details.push(contact.company.clone());
+    }
+    let name = contact.full_name();
+    let name = if name.trim().is_empty() { "someone".to_owned() } else { name };
+    format!("{name} ({})", details.join(", "))
+}
+
+fn write_report(pair: &AttackPair, style: Style, out: &mut dyn Write) -> Result<()> {
+    // Both sides pick from the same seed with the same options: the after side's pick
+    // stands for both.
+    let report = &pair.after;
+    match (&report.caller, &report.victim) {
+        (Some(caller), Some(victim)) => {
+            writeln!(out, "{} {}", style.bold("Caller:"), who(caller))?;
+            writeln!(out, "  identifies with their own email, then passes the other id")?;
+            writeln!(out, "{} {}", style.bold("Victim:"), who(victim))?;
+            writeln!(out, "  whose id {} goes into every id-like argument", victim.id)?;
+        }
+        _ => {
+            writeln!(
+                out,
+                "{}",
+                style.warn(
+                    "The CRM seed has fewer than two contacts: there is no other customer to \
+                     attack with."
+                )
+            )?;
+        }
+    }
+    let victim = report.victim.as_ref().map(|v| v.id.as_str()).unwrap_or_default();
+    let mut numbered = 0;
+    for (label, side) in [("Before the swap", &pair.before), ("After the swap", &pair.after)] {
+        writeln!(out)?;
+        writeln!(out, "{}", style.bold(&format!("== {label} ==")))?;
+        write_side(side, victim, style, &mut numbered, out)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "{}", summary(pair, style))?;
+    Ok(())
+}
+
+fn write_side(
+    side: &AttackReport,
+    victim: &str,
+    style: Style,
+    numbered: &mut usize,
+    out: &mut dyn Write,
+) -> Result<()> {
+    if let Some(failure) = &side.startup {
+        writeln!(
+            out,
+            "{} the agent does not start ({} stage): {}",
+            style.fail("✗ START-UP FAILURE:"),
+            failure.stage,
+            failure.message
+        )?;
+        writeln!(out, "  {}", failure.diagnostic)?;
+        writeln!(out, "  no probe ran")?;
+        return Ok(());
+    }
+    match &side.identification {
+        Some(call) => {
+            writeln!(
+                out,
+                "identify  {} · {} {}{}",
+                call.skill,
+                call.tool,
+                call.args.to_python_json(),
+                route(call)
+            )?;
+            let result = match call.status {
+                Status::Ran if !call.is_error => "ran",
+                Status::Ran => "ran, with an error",
+                Status::Refused => "refused",
+                Status::Paused => "paused for confirmation",
+                Status::Declined => "declined",
+                Status::Yielded => "yielded without running",
+            };
+            writeln!(out, "          {result}; the model saw {}", seen(call))?;
+        }
+        None => writeln!(
+            out,
+            "identify  {}",
+            style.warn(
+                "no reachable tool looks a contact up by email: the caller is not identified"
+            )
+        )?,
+    }
+    if side.probes.is_empty() {
+        writeln!(out, "no tool the model can reach takes an id: nothing to probe")?;
+    }
+    for probe in &side.probes {
+        let leaks: Vec<String> = side
+            .leaks
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.skill == probe.skill && l.tool == probe.tool)
+            .map(|(i, l)| format!("{} leak {}", kind_word(l.kind), *numbered + i + 1))
+            .collect();
+        write_probe(probe, victim, &leaks, style, out)?;
+    }
+    if side.leaks.is_empty() {
+        writeln!(out, "{}", style.pass("✓ no leak"))?;
+    }
+    for leak in &side.leaks {
+        *numbered += 1;
+        write_leak(leak, *numbered, style, out)?;
+    }
+    Ok(())
+}
+
+fn write_probe(
+    probe: &Probe,
+    victim: &str,
+    leaks: &[String],
+    style: Style,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let routed = probe.confirmation.as_ref().filter(|_| probe.call.route.is_none());
+    writeln!(
+        out,
+        "probe     {} · {} {}{}",
+        probe.skill,
+        probe.tool,
+        probe.call.args.to_python_json(),
+        route(routed.unwrap_or(&probe.call))
+    )?;
+    let how = match probe.kind {
+        ProbeKind::IdArgument => format!(
+            "{} = {victim}: the tool's own argument{}",
+            probe.id_arguments.join(", "),
+            if probe.id_arguments.len() == 1 { "" } else { "s" }
+        ),
+        ProbeKind::ExtraArgument => format!(
+            "{} = {victim} added: the tool reads the id from memory and takes no such argument",
+            probe.id_arguments.join(", ")
+        ),
+    };
+    writeln!(out, "          {}", style.dim(&how))?;
+    if let Some(confirmation) = &probe.confirmation {
+        let asked = probe.call.utterances.first().map(String::as_str).unwrap_or_default();
+        let asked = if asked.is_empty() { String::new() } else { format!(" ({asked})") };
+        let answer = match confirmation.status {
+            Status::Ran => "the caller said yes and it ran",
+            Status::Refused => "the caller said yes; the runtime refused",
+            _ => "the caller said yes",
+        };
+        writeln!(out, "          {}", style.dim(&format!("confirmation asked{asked}; {answer}")))?;
+    }
+    let outcome = match &probe.outcome {
+        ProbeOutcome::Leaked => format!("{}: {}", style.fail("LEAKED"), leaks.join(", ")),
+        ProbeOutcome::Blocked { reason } => {
+            let reason = if reason.is_empty() { "(nothing)" } else { reason };
+            format!("{} — the model saw {reason}", style.pass("blocked"))
+        }
+        ProbeOutcome::NoEffect => {
+            let call = probe.confirmation.as_ref().unwrap_or(&probe.call);
+            format!(
+                "{} — it ran and touched nothing of contact {victim}; the model saw {}",
+                style.warn("no effect"),
+                seen(call)
+            )
+        }
+    };
+    writeln!(out, "          → {outcome}")?;
+    Ok(())
+}
+
+fn write_leak(leak: &Leak, number: usize, style: Style, out: &mut dyn Write) -> Result<()> {
+    let kind = kind_word(leak.kind);
+    let what = match leak.kind {
+        LeakKind::Read => "another customer's records came back to the model",
+        LeakKind::Write => "a record was written on another customer",
+    };
+    writeln!(
+        out,
+        "{}",
+        style.fail(&format!(
+            "✗ LEAK {number} — {kind}: {} · {} with {} = {}",
+            leak.skill, leak.tool, leak.argument, leak.value
+        ))
+    )?;
+    writeln!(out, "    {what}")?;
+    let mut label = "records:  ";
+    for record in &leak.records {
+        writeln!(out, "    {label}{}", record_text(record))?;
+        label = "          ";
+    }
+    let mut label = "requests: ";
+    for request in &leak.requests {
+        writeln!(out, "    {label}{request}")?;
+        label = "          ";
+    }
+    match &leak.model_saw {
+        Some(text) => writeln!(out, "    model saw: {text}")?,
+        None => writeln!(out, "    model saw: nothing")?,
+    }
+    Ok(())
+}
+
+/// `READ` or `WRITE`.
+fn kind_word(kind: LeakKind) -> &'static str {
+    match kind {
+        LeakKind::Read => "READ",
+        LeakKind::Write => "WRITE",
+    }
+}
+
+/// `ticket 9001 of contact 701 (read)`.
+fn record_text(record: &Touched) -> String {
+    let access = match record.access {
+        Access::Read => "read",
+        Access::Write => "written",
+    };
+    let what = match record.kind {
+        RecordKind::Contact if record.id == record.owner => format!("contact {}", record.id),
+        RecordKind::Contact => format!("contact {} (of contact {})", record.id, record.owner),
+        RecordKind::Associations => format!("the ticket list of contact {}", record.owner),
+        RecordKind::Ticket => format!("ticket {} of contact {}", record.id, record.owner),
+        RecordKind::Note => format!("note {} of contact {}", record.id, record.owner),
+    };
+    format!("{what} ({access})")
+}
+
+/// ` → MCP hubspot_crm` or ` → local tools/crm.py`.
+fn route(call: &CallRecord) -> String {
+    match &call.route {
+        Some(Route::Mcp { server }) => format!(" → MCP {server}"),
+        Some(Route::Local { file, .. }) => format!(" → local {file}"),
+        None => String::new(),
+    }
+}
+
+fn seen(call: &CallRecord) -> String {
+    call.model_sees.clone().unwrap_or_else(|| "nothing".to_owned())
+}
+
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn side_summary(side: &AttackReport) -> String {
+    if side.startup.is_some() {
+        return "did not start".to_owned();
+    }
+    let reads = side.leaks.iter().filter(|l| l.kind == LeakKind::Read).count();
+    let writes = side.leaks.len() - reads;
+    let blocked =
+        side.probes.iter().filter(|p| matches!(p.outcome, ProbeOutcome::Blocked { .. })).count();
+    let mut text = count(side.leaks.len(), "leak", "leaks");
+    if !side.leaks.is_empty() {
+        text.push_str(&format!(" ({reads} read, {writes} write)"));
+    }
+    text.push_str(&format!(
+        ", {} of {} blocked",
+        blocked,
+        count(side.probes.len(), "probe", "probes")
+    ));
+    text
+}
+
+/// The last line: both sides in one sentence, red when the swap opened a leak.
+fn summary(pair: &AttackPair, style: Style) -> String {
+    let line = format!(
+        "Summary: before the swap {}; after the swap {}.",
+        side_summary(&pair.before),
+        side_summary(&pair.after)
+    );
+    let failed = !pair.after.leaks.is_empty()
+        || pair.before.startup.is_some()
+        || pair.after.startup.is_some();
+    if failed { style.fail(&line) } else { style.pass(&line) }
+}

@@ -1,0 +1,153 @@
+//! `swaplab prove` and `swaplab review` as a user runs them: golden snapshots of their
+//! text and JSON output on the built-in tutorial example, and the exit codes of the
+//! variants the tutorial's review guide describes.
+//!
+//! Golden files live in `tests/golden/`. After an intended change, rerun with
+//! `SWAPLAB_BLESS=1 cargo test -p swaplab-cli` to rewrite them, and read the diff.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn swaplab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_swaplab")).args(args).output().expect("the binary runs")
+}
+
+fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
+    if std::env::var_os("SWAPLAB_BLESS").is_some() {
+        std::fs::write(&path, actual).expect("write golden file");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{}: {e} (run with SWAPLAB_BLESS=1 to create it)", path.display())
+    });
+    assert!(expected == actual, "{} differs from the output:\n{actual}", path.display());
+}
+
+fn text(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The tutorial exported to a scratch folder, with one edit applied to `area/path`.
+fn variant(name: &str, file: &str, from: &str, to: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let export = swaplab(&["export", "tutorial", dir.to_str().unwrap()]);
+    assert_eq!(export.status.code(), Some(0));
+    let path = dir.join(file);
+    let body = std::fs::read_to_string(&path).unwrap();
+    assert!(body.contains(from), "{from:?} not in {file}");
+    std::fs::write(&path, body.replacen(from, to, 1)).unwrap();
+    dir
+}
+
+fn flags(dir: &Path) -> Vec<String> {
+    let at = |p: &str| dir.join(p).to_string_lossy().into_owned();
+    vec![
+        "--before".into(),
+        at("before"),
+        "--after".into(),
+        at("after"),
+        "--server".into(),
+        at("server/scripts/mcp_crm_server.py"),
+        "--crm".into(),
+        at("crm/crm.yml"),
+    ]
+}
+
+fn run(command: &str, dir: &Path) -> Output {
+    let mut args = vec![command.to_owned()];
+    args.extend(flags(dir));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    swaplab(&args)
+}
+
+#[test]
+fn prove_prints_the_seeds_proof_and_exits_0() {
+    let output = swaplab(&["prove", "--example", "tutorial"]);
+    assert_eq!(output.status.code(), Some(0));
+    golden("prove.txt", &text(&output));
+    let json = swaplab(&["prove", "--example", "tutorial", "--json"]);
+    assert_eq!(json.status.code(), Some(0));
+    golden("prove.json", &text(&json));
+}
+
+#[test]
+fn review_of_the_as_shipped_swap_fails_with_its_evidence() {
+    let output = swaplab(&["review", "--example", "tutorial"]);
+    assert_eq!(output.status.code(), Some(1));
+    golden("review.txt", &text(&output));
+    let json = swaplab(&["review", "--example", "tutorial", "--json"]);
+    assert_eq!(json.status.code(), Some(1));
+    golden("review.json", &text(&json));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["passed"], false);
+    assert_eq!(value["failed"], 8);
+}
+
+#[test]
+fn the_moved_confirmation_passes_the_proof_and_fails_the_review() {
+    let dir = variant(
+        "moved",
+        "after/skills/log_interaction/skill.md",
+        "  - add_timeline_note:\n",
+        "  - list_open_tickets:\n",
+    );
+    assert_eq!(run("prove", &dir).status.code(), Some(0));
+    let review = run("review", &dir);
+    assert_eq!(review.status.code(), Some(1));
+    let out = text(&review);
+    assert!(
+        out.contains(
+            "constraint `requires_confirmation` moved from add_timeline_note to list_open_tickets"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "after/skills/log_interaction/skill.md:9  - list_open_tickets: requires_confirmation"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_dict_return_fails_the_proof_and_the_review_says_what_the_model_sees() {
+    let dir = variant(
+        "dict",
+        "server/scripts/mcp_crm_server.py",
+        "async def find_contact_by_email(email: str) -> CrmResult:",
+        "async def find_contact_by_email(email: str) -> dict:",
+    );
+    let prove = run("prove", &dir);
+    assert_eq!(prove.status.code(), Some(1));
+    assert!(text(&prove).contains("  ✗ result is structured, not text blocks"));
+    let review = text(&run("review", &dir));
+    assert!(review.contains("find_contact_by_email publishes no outputSchema (`-> dict`), so the model sees `[{\"type\": \"text\""), "{review}");
+}
+
+#[test]
+fn a_renamed_import_fails_the_proof_and_the_review_shows_the_start_up_error() {
+    let dir = variant(
+        "renamed",
+        "after/skills/check_tickets/skill.md",
+        "mcp/hubspot_crm:list_open_tickets",
+        "mcp/hubspot_crm:list_tickets",
+    );
+    let prove = run("prove", &dir);
+    assert_eq!(prove.status.code(), Some(1));
+    assert!(text(&prove).contains("  ✗ server exposes list_tickets"));
+    let review = text(&run("review", &dir));
+    assert!(review.contains(
+        "Rasa would not start the agent (runtime): MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'."
+    ));
+}
+
+#[test]
+fn errors_exit_2_with_a_message() {
+    let output = swaplab(&["review", "--example", "nope"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("there is no example called `nope`"));
+    let output = swaplab(&["prove", "--frobnicate"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,0 +1,170 @@
+//! The review on the tutorial-shaped example and its broken and fixed variants: what it
+//! must catch that the proof passes, with ids, verdicts and evidence at the line.
+
+use swaplab_core::FileRef;
+use swaplab_core::review::{Review, Verdict, review, why};
+use swaplab_core::workspace::Area;
+
+use crate::support::{edit, tutorial_workspace};
+
+fn failing(review: &Review) -> Vec<&str> {
+    review.checks.iter().filter(|c| c.verdict == Verdict::Fail).map(|c| c.id.as_str()).collect()
+}
+
+#[test]
+fn the_as_shipped_swap_fails_the_review_on_everything_the_guide_lists() {
+    let review = review(&tutorial_workspace(), &Default::default());
+    assert!(!review.passed());
+    assert_eq!(
+        failing(&review),
+        [
+            "id-source:list_open_tickets.contact_id",
+            "id-source:add_timeline_note.contact_id",
+            "stale-prose:check_tickets",
+            "stale-prose:log_interaction",
+            "step-arguments:log_interaction.save_note.write_note",
+            "project-memory:contact_id",
+            "leak:list_open_tickets.contact_id",
+            "leak:add_timeline_note.contact_id",
+        ]
+    );
+    let read = review.check("id-source:list_open_tickets.contact_id").unwrap();
+    assert!(read.summary.contains(
+        "came from server-held memory before the swap; now the model chooses it, and the tool reads"
+    ));
+    assert_eq!(read.evidence[0].place(), "before/skills/check_tickets/tools.py:15");
+    assert_eq!(read.why, why::TRUST_BOUNDARY);
+    let write = review.check("id-source:add_timeline_note.contact_id").unwrap();
+    assert!(write.summary.contains("the tool writes a customer's record"), "{}", write.summary);
+
+    let stale = review.check("stale-prose:check_tickets").unwrap();
+    assert_eq!(stale.evidence.len(), 1);
+    assert_eq!(stale.evidence[0].place(), "after/skills/check_tickets/skill.md:9");
+    assert!(stale.evidence[0].text.contains("in project memory by itself"));
+
+    let step = review.check("step-arguments:log_interaction.save_note.write_note").unwrap();
+    assert!(step.summary.contains(r#"{"error": "Invalid tool arguments: Missing required argument(s): 'contact_id'.", "retryable": true, "code": "invalid_arguments"}"#));
+    let block = review.check("unreachable-block:log_interaction.save_note").unwrap();
+    assert_eq!(block.verdict, Verdict::Warn);
+    assert!(block.summary.contains("@block.save_note"));
+    let memory = review.check("project-memory:contact_id").unwrap();
+    assert!(memory.summary.contains("project.contact_id is no longer written"));
+    assert_eq!(review.check("project-memory:company").unwrap().verdict, Verdict::Warn);
+    let leak = review.check("leak:add_timeline_note.contact_id").unwrap();
+    assert!(leak.summary.starts_with("WRITE add_timeline_note: a record was written on Dana Okafor (701) during a call from Sam Rivera (702)"), "{}", leak.summary);
+    assert!(review.check("leak:list_open_tickets.contact_id").unwrap().summary.starts_with("READ"));
+    assert_eq!(
+        review.check("remote-arguments:add_timeline_note").unwrap().summary,
+        "add_timeline_note requires ['contact_id', 'summary'] (imported by log_interaction)"
+    );
+    assert_eq!(review.check("startup").unwrap().verdict, Verdict::Pass);
+    assert_eq!(review.check("constraints:log_interaction").unwrap().verdict, Verdict::Pass);
+    // Every link goes to a known chapter section.
+    assert!(review.checks.iter().all(|c| why::ALL.contains(&c.why)));
+}
+
+#[test]
+fn a_confirmation_moved_to_the_read_tool_is_constraint_drift() {
+    let mut workspace = tutorial_workspace();
+    edit(
+        &mut workspace,
+        "after/skills/log_interaction/skill.md",
+        "  - add_timeline_note:\n",
+        "  - list_open_tickets:\n",
+    );
+    let review = review(&workspace, &Default::default());
+    let drift = review.check("constraints:log_interaction").unwrap();
+    assert_eq!(drift.verdict, Verdict::Fail);
+    assert!(
+        drift.summary.contains(
+            "constraint `requires_confirmation` moved from add_timeline_note to list_open_tickets"
+        ),
+        "{}",
+        drift.summary
+    );
+    assert!(
+        drift.summary.contains(
+            "constraint on `list_open_tickets` is keyed by a name no tool of log_interaction has"
+        ),
+        "{}",
+        drift.summary
+    );
+    let places: Vec<String> = drift.evidence.iter().map(|e| e.place()).collect();
+    assert!(places.contains(&"after/skills/log_interaction/skill.md:9".to_owned()), "{places:?}");
+    assert!(places.contains(&"before/skills/log_interaction/skill.md:7".to_owned()), "{places:?}");
+}
+
+#[test]
+fn a_dict_return_is_explained_by_what_the_model_would_see() {
+    let mut workspace = tutorial_workspace();
+    edit(
+        &mut workspace,
+        "server/scripts/mcp_crm_server.py",
+        "async def find_contact_by_email(email: str) -> CrmResult:",
+        "async def find_contact_by_email(email: str) -> dict:",
+    );
+    let review = review(&workspace, &Default::default());
+    let check = review.check("output-schema:find_contact_by_email").unwrap();
+    assert_eq!(check.verdict, Verdict::Fail);
+    assert!(
+        check.summary.contains(
+            r#"[{"type": "text", "text": "{\n  \"ok\": true,\n  \"contact_id\": \"701\""#
+        ),
+        "{}",
+        check.summary
+    );
+    assert!(check.summary.contains("`ok`, `error`"), "{}", check.summary);
+    assert_eq!(check.evidence[0].place(), "server/scripts/mcp_crm_server.py:24");
+}
+
+#[test]
+fn a_renamed_import_shows_rasas_start_up_error() {
+    let mut workspace = tutorial_workspace();
+    edit(
+        &mut workspace,
+        "after/skills/check_tickets/skill.md",
+        "mcp/hubspot_crm:list_open_tickets",
+        "mcp/hubspot_crm:list_tickets",
+    );
+    let review = review(&workspace, &Default::default());
+    let startup = review.check("startup").unwrap();
+    assert_eq!(startup.verdict, Verdict::Fail);
+    assert_eq!(
+        startup.summary,
+        "Rasa would not start the agent (runtime): MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'."
+    );
+    assert_eq!(startup.evidence[0].place(), "after/skills/check_tickets/skill.md:7");
+    assert!(review.check("leak").unwrap().summary.starts_with("the attack could not run"));
+}
+
+#[test]
+fn keeping_the_id_bound_tools_local_passes_the_review() {
+    let tutorial = tutorial_workspace();
+    let mut fixed = tutorial.clone();
+    // The fix: the after project keeps every tool that reads or writes the caller's id
+    // local; only the server configuration is new.
+    fixed.after = tutorial.before.clone();
+    let config = tutorial.file(&FileRef::new(Area::After, "integrations.yml")).unwrap().to_owned();
+    fixed.set_file(&FileRef::new(Area::After, "integrations.yml"), config);
+    let review = review(&fixed, &Default::default());
+    assert!(review.passed(), "{}", review.to_text());
+    assert!(review.checks.iter().all(|c| c.verdict != Verdict::Fail));
+    assert_eq!(review.check("leak").unwrap().verdict, Verdict::Pass);
+    assert!(
+        review
+            .attack
+            .after
+            .probes
+            .iter()
+            .all(|p| matches!(p.outcome, swaplab_core::sim::attack::ProbeOutcome::Blocked { .. }))
+    );
+}
+
+#[test]
+fn the_review_text_lists_each_check_with_its_evidence_and_a_summary() {
+    let text = review(&tutorial_workspace(), &Default::default()).to_text();
+    assert!(text.contains("✗ id-source:list_open_tickets.contact_id  `contact_id` of list_open_tickets came from server-held memory"));
+    assert!(text.contains("    before/skills/check_tickets/tools.py:15  context.memory.get(\"project.contact_id\") — server-held memory\n"));
+    assert!(text.contains("    why: /learn/where-ids-come-from#the-trust-boundary\n"));
+    assert!(text.ends_with("20 checks: 8 failed, 4 warnings, 5 passed, 3 notes\n"), "{text}");
+}
