@@ -151,3 +151,12 @@ fn errors_exit_2_with_a_message() {
     let output = swaplab(&["prove", "--frobnicate"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn parse_of_the_tutorial_workspace_matches_its_snapshots() {
+    let output = swaplab(&["parse", "--example", "tutorial"]);
+    golden("parse.txt", &text(&output));
+    let json = swaplab(&["parse", "--example", "tutorial", "--json"]);
+    golden("parse.json", &text(&json));
+    assert_eq!(output.status.code(), json.status.code());
+}
