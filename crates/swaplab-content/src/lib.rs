@@ -3,7 +3,13 @@
 //! Knows which chapters and examples exist and turns an example's folder into a
 //! [`Workspace`]. Holds no logic about Rasa or MCP: that is `swaplab-core`'s.
 
-use swaplab_core::{Area, FileRef, Workspace};
+use swaplab_core::{FileRef, Workspace};
+
+mod edit;
+mod expect;
+
+pub use edit::Edit;
+pub use expect::{Expectation, Outcome};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
@@ -67,6 +73,13 @@ pub struct ExampleInfo {
     pub title: String,
     /// One paragraph on what the example shows.
     pub summary: String,
+    /// The example it is derived from (`base:`), when it is declared as edits.
+    pub base: Option<String>,
+    /// The edits that turn the base's workspace (or the example's own files) into the
+    /// example's, in order.
+    pub edits: Vec<Edit>,
+    /// The verdicts `expect:` records for it, when it has them.
+    pub expect: Option<Expectation>,
 }
 
 /// A built-in example: its description and its files.
@@ -96,50 +109,124 @@ impl std::fmt::Display for ContentError {
 
 impl std::error::Error for ContentError {}
 
-/// Every example's description, sorted by id.
+/// Every example's description: the default example first, then the others by id.
+/// Each example is loaded whole, so an edit that does not apply is reported here too.
 pub fn examples() -> Result<Vec<ExampleInfo>, ContentError> {
-    files()
-        .iter()
-        .filter_map(|(path, text)| {
-            let id = path.strip_prefix("examples/")?.strip_suffix("/example.yml")?;
-            (!id.contains('/')).then(|| parse_info(id, path, text))
-        })
-        .collect()
+    examples_in(files())
 }
 
 /// The example with this id, with its files.
 pub fn example(id: &str) -> Result<Option<Example>, ContentError> {
+    example_in(files(), id)
+}
+
+/// [`examples`] over another set of `(path under content/, text)` files.
+pub fn examples_in(
+    files: &'static [(&'static str, &'static str)],
+) -> Result<Vec<ExampleInfo>, ContentError> {
+    let mut ids: Vec<&'static str> = files
+        .iter()
+        .filter_map(|(path, _)| {
+            let id = path.strip_prefix("examples/")?.strip_suffix("/example.yml")?;
+            (!id.contains('/')).then_some(id)
+        })
+        .collect();
+    ids.sort_by_key(|id| (*id != DEFAULT_EXAMPLE, *id));
+    ids.into_iter()
+        .filter_map(|id| load(files, id, &mut Vec::new()).map(|e| e.map(|e| e.info)).transpose())
+        .collect()
+}
+
+/// [`example`] over another set of `(path under content/, text)` files.
+pub fn example_in(
+    files: &'static [(&'static str, &'static str)],
+    id: &str,
+) -> Result<Option<Example>, ContentError> {
+    load(files, id, &mut Vec::new())
+}
+
+/// What `example.yml` says, with the line of each edit for messages.
+struct Manifest {
+    info: ExampleInfo,
+    lines: Vec<u32>,
+}
+
+/// Loads `id`, following `base:` links; `chain` holds the examples being loaded, to
+/// refuse a cycle.
+fn load(
+    files: &'static [(&'static str, &'static str)],
+    id: &str,
+    chain: &mut Vec<String>,
+) -> Result<Option<Example>, ContentError> {
     let manifest = format!("examples/{id}/example.yml");
-    let Some((path, text)) = files().iter().find(|(path, _)| *path == manifest) else {
+    let Some((path, text)) = files.iter().find(|(path, _)| *path == manifest) else {
         return Ok(None);
     };
-    let info = parse_info(
-        path.strip_prefix("examples/")
-            .and_then(|p| p.strip_suffix("/example.yml"))
-            .expect("matched above"),
-        path,
-        text,
-    )?;
+    let id: &'static str = path
+        .strip_prefix("examples/")
+        .and_then(|p| p.strip_suffix("/example.yml"))
+        .expect("matched above");
+    let error = |message: String| ContentError { path: (*path).to_owned(), message };
+    let Manifest { info, lines } = parse_manifest(id, path, text)?;
     let prefix = format!("examples/{id}/");
-    let mut workspace = Workspace::default();
-    for (path, text) in files() {
-        let Some(rest) = path.strip_prefix(&prefix) else { continue };
-        if rest == "example.yml" {
-            continue;
+    let own: Vec<(&str, &str)> = files
+        .iter()
+        .filter_map(|(path, text)| Some((path.strip_prefix(&prefix)?, *text)))
+        .filter(|(rest, _)| *rest != "example.yml")
+        .collect();
+    let mut workspace = match &info.base {
+        Some(base) => {
+            if let Some((first, _)) = own.first() {
+                return Err(error(format!(
+                    "example `{id}` is derived from `{base}`, so it holds no files of its own \
+                     (found {first}); add or change files with `write:` edits"
+                )));
+            }
+            chain.push(id.to_owned());
+            if chain.contains(base) {
+                return Err(error(format!(
+                    "example `{id}`: `base: {base}` makes a cycle ({} → {base})",
+                    chain.join(" → ")
+                )));
+            }
+            let Some(base_example) = load(files, base, chain)? else {
+                return Err(error(format!(
+                    "example `{id}`: `base: {base}` is not an example (no examples/{base}/example.yml)"
+                )));
+            };
+            chain.pop();
+            base_example.workspace
         }
-        let file = FileRef::parse(rest).ok_or_else(|| ContentError {
-            path: (*path).to_owned(),
-            message: format!(
-                "an example's files must sit under one of {}",
-                Area::ALL.map(|a| format!("{}/", a.prefix())).join(", ")
-            ),
+        None => {
+            let mut workspace = Workspace::default();
+            for (rest, text) in own {
+                let file = FileRef::parse(rest).ok_or_else(|| ContentError {
+                    path: format!("{prefix}{rest}"),
+                    message: format!(
+                        "an example's files must sit under one of {}",
+                        edit::area_list()
+                    ),
+                })?;
+                workspace.set_file(&file, text);
+            }
+            workspace
+        }
+    };
+    for (number, (edit, line)) in info.edits.iter().zip(lines).enumerate() {
+        edit.apply(&mut workspace).map_err(|message| {
+            error(format!(
+                "example `{id}`, edit {} (line {line}) on {}: {message}",
+                number + 1,
+                edit.subject()
+            ))
         })?;
-        workspace.set_file(&file, *text);
     }
     Ok(Some(Example { info, workspace }))
 }
 
-fn parse_info(id: &'static str, path: &str, text: &str) -> Result<ExampleInfo, ContentError> {
+const MANIFEST_KEYS: [&str; 5] = ["title", "summary", "base", "edits", "expect"];
+
+fn parse_manifest(id: &'static str, path: &str, text: &str) -> Result<Manifest, ContentError> {
     let error = |message: String| ContentError { path: path.to_owned(), message };
     let node = swaplab_core::yaml::parse(text, swaplab_core::diagnostic::Position::START)
         .map_err(|e| error(format!("{}:{}: {}", e.at.line, e.at.column, e.message)))?
@@ -154,9 +241,33 @@ fn parse_info(id: &'static str, path: &str, text: &str) -> Result<ExampleInfo, C
         .as_map()
         .unwrap_or(&[])
         .iter()
-        .find(|(key, _)| !matches!(key.as_str(), Some("title" | "summary")))
+        .find(|(key, _)| !key.as_str().is_some_and(|k| MANIFEST_KEYS.contains(&k)))
     {
-        return Err(error(format!("example.yml has an unknown key `{}`", key.key_text())));
+        return Err(error(format!(
+            "example.yml has an unknown key `{}` (known: {})",
+            key.key_text(),
+            MANIFEST_KEYS.join(", ")
+        )));
     }
-    Ok(ExampleInfo { id, title: field("title")?, summary: field("summary")? })
+    let base = node.get("base").map(|_| field("base")).transpose()?;
+    let (mut edits, mut lines) = (Vec::new(), Vec::new());
+    if let Some(list) = node.get("edits") {
+        let items = list.as_seq().ok_or_else(|| error("`edits` must be a list".to_owned()))?;
+        for (number, item) in items.iter().enumerate() {
+            let line = item.span.start.line;
+            let edit = edit::parse_edit(item).map_err(|message| {
+                error(format!("example `{id}`, edit {} (line {line}): {message}", number + 1))
+            })?;
+            edits.push(edit);
+            lines.push(line);
+        }
+    }
+    let expect = node
+        .get("expect")
+        .map(expect::parse_expectation)
+        .transpose()
+        .map_err(|message| error(format!("example `{id}`: {message}")))?;
+    let info =
+        ExampleInfo { id, title: field("title")?, summary: field("summary")?, base, edits, expect };
+    Ok(Manifest { info, lines })
 }

@@ -4,6 +4,8 @@ use swaplab_content::{DEFAULT_EXAMPLE, chapter, chapters, example, examples, fil
 use swaplab_core::markdown::{Node, render};
 use swaplab_core::{Area, FileRef};
 
+mod examples;
+
 #[test]
 fn chapters_are_numbered_uniquely_and_titled() {
     let chapters = chapters();

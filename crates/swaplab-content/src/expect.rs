@@ -1,0 +1,232 @@
+//! Expected verdicts: what `expect:` in an `example.yml` says the proof, the review and
+//! the attack make of the example, and the same verdicts observed on a workspace.
+//!
+//! ```yaml
+//! expect:
+//!   proof: fail                  # pass | fail
+//!   proof_failed:                # optional: the labels of the failing proof checks
+//!     - server exposes list_tickets
+//!   review: fail                 # pass | fail
+//!   review_failed:               # the ids of the failing review checks, in order
+//!     - startup
+//!   leaks_before: 0              # leaks the attack finds before the swap
+//!   leaks_after: 0               # … and after it
+//!   starts: false                # whether the after project's agent starts
+//! ```
+//!
+//! The content tests replay every example and compare with [`Expectation::observe`].
+
+use swaplab_core::Workspace;
+use swaplab_core::proof::prove_with;
+use swaplab_core::review::{Verdict, review_with};
+use swaplab_core::sim::attack::AttackOptions;
+use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::yaml::{Node, Value};
+
+/// Whether a proof or a review passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every check holds (the review: none fails).
+    Pass,
+    /// At least one check fails.
+    Fail,
+}
+
+impl Outcome {
+    /// `Pass` when `passed`.
+    pub fn of(passed: bool) -> Outcome {
+        if passed { Outcome::Pass } else { Outcome::Fail }
+    }
+
+    /// `pass` or `fail`, as written in `example.yml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+        }
+    }
+
+    /// Whether this is [`Outcome::Pass`].
+    pub fn passed(self) -> bool {
+        self == Outcome::Pass
+    }
+}
+
+/// The verdicts an example is expected to get (or, from [`Expectation::observe`], got).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expectation {
+    /// The companion proof's overall verdict.
+    pub proof: Outcome,
+    /// The labels of the failing proof checks, in order; `None` leaves them unchecked.
+    pub proof_failed: Option<Vec<String>>,
+    /// The review's overall verdict.
+    pub review: Outcome,
+    /// The ids of the failing review checks, exactly and in order.
+    pub review_failed: Vec<String>,
+    /// How many leaks the attack finds on the project before the swap.
+    pub leaks_before: usize,
+    /// How many leaks the attack finds on the project after the swap.
+    pub leaks_after: usize,
+    /// Whether the after project's agent starts.
+    pub starts: bool,
+}
+
+impl Expectation {
+    /// Runs the proof, the review (with the default attack) and the after project's
+    /// start-up on a workspace, and records what they say.
+    pub fn observe(workspace: &Workspace) -> Expectation {
+        let sim = Simulation::new(workspace);
+        let proof = prove_with(workspace, &sim);
+        let review = review_with(&sim, &AttackOptions::default());
+        Expectation {
+            proof: Outcome::of(proof.passed()),
+            proof_failed: Some(proof.failed().iter().map(|c| c.label.clone()).collect()),
+            review: Outcome::of(review.passed()),
+            review_failed: review
+                .checks
+                .iter()
+                .filter(|c| c.verdict == Verdict::Fail)
+                .map(|c| c.id.clone())
+                .collect(),
+            leaks_before: review.attack.before.leaks.len(),
+            leaks_after: review.attack.after.leaks.len(),
+            starts: sim.start(Side::After).is_ok(),
+        }
+    }
+
+    /// Where `observed` differs from this expectation, one line each; empty when it
+    /// matches. `proof_failed` is compared only when this expectation lists it.
+    pub fn differences(&self, observed: &Expectation) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut compare = |field: &str, expected: String, got: String| {
+            if expected != got {
+                out.push(format!("{field}: expected {expected}, got {got}"));
+            }
+        };
+        compare("proof", self.proof.as_str().into(), observed.proof.as_str().into());
+        if let Some(expected) = &self.proof_failed {
+            let got = observed.proof_failed.clone().unwrap_or_default();
+            compare("proof_failed", flow(expected), flow(&got));
+        }
+        compare("review", self.review.as_str().into(), observed.review.as_str().into());
+        compare("review_failed", flow(&self.review_failed), flow(&observed.review_failed));
+        compare("leaks_before", self.leaks_before.to_string(), observed.leaks_before.to_string());
+        compare("leaks_after", self.leaks_after.to_string(), observed.leaks_after.to_string());
+        compare("starts", self.starts.to_string(), observed.starts.to_string());
+        out
+    }
+
+    /// The `expect:` block that records these verdicts, ready to paste into
+    /// `example.yml` once they have been read and make sense.
+    pub fn to_yaml(&self) -> String {
+        let list = |out: &mut String, key: &str, items: &[String]| {
+            if items.is_empty() {
+                out.push_str(&format!("  {key}: []\n"));
+            } else {
+                out.push_str(&format!("  {key}:\n"));
+                for item in items {
+                    out.push_str(&format!("    - {}\n", quoted(item)));
+                }
+            }
+        };
+        let mut out = String::from("expect:\n");
+        out.push_str(&format!("  proof: {}\n", self.proof.as_str()));
+        if let Some(failed) = &self.proof_failed {
+            list(&mut out, "proof_failed", failed);
+        }
+        out.push_str(&format!("  review: {}\n", self.review.as_str()));
+        list(&mut out, "review_failed", &self.review_failed);
+        out.push_str(&format!("  leaks_before: {}\n", self.leaks_before));
+        out.push_str(&format!("  leaks_after: {}\n", self.leaks_after));
+        out.push_str(&format!("  starts: {}\n", self.starts));
+        out
+    }
+}
+
+/// `[a, b]` with each item quoted, for messages.
+fn flow(items: &[String]) -> String {
+    format!("[{}]", items.iter().map(|i| quoted(i)).collect::<Vec<_>>().join(", "))
+}
+
+/// A YAML double-quoted string.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+const KEYS: [&str; 7] =
+    ["proof", "proof_failed", "review", "review_failed", "leaks_before", "leaks_after", "starts"];
+
+/// Reads the `expect:` mapping.
+pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
+    let Some(entries) = node.as_map() else {
+        return Err("`expect` must be a mapping".to_owned());
+    };
+    if let Some((key, _)) =
+        entries.iter().find(|(k, _)| !k.as_str().is_some_and(|k| KEYS.contains(&k)))
+    {
+        return Err(format!(
+            "`expect` has an unknown key `{}` (known: {})",
+            key.key_text(),
+            KEYS.join(", ")
+        ));
+    }
+    let outcome = |key: &str| -> Result<Outcome, String> {
+        match node.get(key).and_then(Node::as_str) {
+            Some("pass") => Ok(Outcome::Pass),
+            Some("fail") => Ok(Outcome::Fail),
+            _ => Err(format!("`expect.{key}` must be `pass` or `fail`")),
+        }
+    };
+    let count = |key: &str| -> Result<usize, String> {
+        match node.get(key).map(|n| &n.value) {
+            Some(Value::Int(n)) => {
+                usize::try_from(*n).map_err(|_| format!("`expect.{key}` must not be negative"))
+            }
+            _ => Err(format!("`expect.{key}` must be a whole number")),
+        }
+    };
+    let list = |key: &str| -> Result<Option<Vec<String>>, String> {
+        let Some(value) = node.get(key) else { return Ok(None) };
+        let items = value
+            .as_seq()
+            .ok_or_else(|| format!("`expect.{key}` must be a list"))?
+            .iter()
+            .map(|item| {
+                item.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| format!("`expect.{key}` must list strings"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(items))
+    };
+    let starts = match node.get("starts").map(|n| &n.value) {
+        Some(Value::Bool(b)) => *b,
+        _ => return Err("`expect.starts` must be `true` or `false`".to_owned()),
+    };
+    let expectation = Expectation {
+        proof: outcome("proof")?,
+        proof_failed: list("proof_failed")?,
+        review: outcome("review")?,
+        review_failed: list("review_failed")?.unwrap_or_default(),
+        leaks_before: count("leaks_before")?,
+        leaks_after: count("leaks_after")?,
+        starts,
+    };
+    match (&expectation.proof, &expectation.proof_failed) {
+        (Outcome::Pass, Some(failed)) if !failed.is_empty() => {
+            return Err("`expect.proof` is pass but `proof_failed` lists checks".to_owned());
+        }
+        (Outcome::Fail, Some(failed)) if failed.is_empty() => {
+            return Err("`expect.proof` is fail but `proof_failed` is empty".to_owned());
+        }
+        _ => {}
+    }
+    if expectation.review.passed() != expectation.review_failed.is_empty() {
+        return Err(format!(
+            "`expect.review` is {} but `review_failed` {}",
+            expectation.review.as_str(),
+            if expectation.review_failed.is_empty() { "is empty" } else { "lists checks" }
+        ));
+    }
+    Ok(expectation)
+}
