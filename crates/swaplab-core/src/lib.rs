@@ -9,6 +9,7 @@ pub mod diagnostic;
 pub mod diff;
 pub mod layout;
 pub mod markdown;
+pub mod permalink;
 pub mod proof;
 pub mod python;
 pub mod rasa;

@@ -7,6 +7,7 @@ mod corpus_skills;
 mod diagnostic;
 mod diff;
 mod markdown;
+mod permalink;
 mod proof;
 mod python;
 mod python_interp;

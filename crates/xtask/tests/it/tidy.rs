@@ -29,6 +29,9 @@ const CORE_ALLOWLIST: &[&str] = &[
     "pulldown-cmark",
     "bitflags",
     "unicase",
+    // inflating permalinks (`permalink.rs`), without the `simd` feature
+    "miniz_oxide",
+    "adler2",
     // proc-macro support for serde_derive
     "proc-macro2",
     "quote",
