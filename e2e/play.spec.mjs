@@ -22,6 +22,7 @@ test("the tutorial's swap is loaded, with the first changed skill open", async (
   }
   await expect(editor(page)).toHaveAccessibleName("Contents of after/skills/check_tickets/skill.md");
   await expect(editor(page)).toHaveValue(/import_tools:\n  - mcp\/hubspot_crm:list_open_tickets/);
+  await page.getByRole("tab", { name: /^Diff/ }).click();
   const diff = page.locator(".diff-pane");
   await expect(diff).toContainText("before/skills/check_tickets/skill.md → after/skills/check_tickets/skill.md");
   await expect(diff.locator("tr.added")).toHaveCount(2);
@@ -39,6 +40,7 @@ test("typing changes the diff at once and keeps the caret where it was", async (
   await page.locator('[data-file="after/skills/identify_customer/skill.md"]').click();
   const area = editor(page);
   await expect(area).toHaveAccessibleName("Contents of after/skills/identify_customer/skill.md");
+  await page.getByRole("tab", { name: /^Diff/ }).click();
   const diff = page.locator(".diff-pane");
   await expect(diff.locator("tr.added")).toHaveCount(1);
 

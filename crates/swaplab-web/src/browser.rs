@@ -142,3 +142,69 @@ pub fn page_anchor(id: &str) -> String {
     let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     format!("{path}{search}#{id}")
 }
+
+/// Milliseconds since the page started (`performance.now()`), for measurements the e2e
+/// suite reads; 0 when the browser has no performance clock.
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Appends one measurement to `window.swaplabTimings[name]`, where the e2e suite reads
+/// it. Measuring is the shell's job: the core never reads a clock.
+pub fn record_timing(name: &str, ms: f64) {
+    let Some(window) = web_sys::window() else { return };
+    let key = JsValue::from_str("swaplabTimings");
+    let timings =
+        js_sys::Reflect::get(&window, &key).ok().filter(|v| v.is_object()).unwrap_or_else(|| {
+            let fresh = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&window, &key, &fresh);
+            fresh.into()
+        });
+    let name = JsValue::from_str(name);
+    let list = js_sys::Reflect::get(&timings, &name)
+        .ok()
+        .filter(js_sys::Array::is_array)
+        .unwrap_or_else(|| {
+            let fresh = js_sys::Array::new();
+            let _ = js_sys::Reflect::set(&timings, &name, &fresh);
+            fresh.into()
+        });
+    wasm_bindgen::JsCast::unchecked_into::<js_sys::Array>(list).push(&JsValue::from_f64(ms));
+}
+
+/// The URL fragment without its `#` (empty when there is none).
+pub fn fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_owned())
+        .unwrap_or_default()
+}
+
+/// Replaces the URL fragment without a navigation or a history entry; `""` removes it.
+/// The fragment never reaches a server.
+pub fn replace_fragment(fragment: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let location = window.location();
+    let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else { return };
+    let url = if fragment.is_empty() {
+        format!("{path}{search}")
+    } else {
+        format!("{path}{search}#{fragment}")
+    };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The page's address with this fragment, for a share box.
+pub fn url_with_fragment(fragment: &str) -> String {
+    let Some(window) = web_sys::window() else { return format!("#{fragment}") };
+    let location = window.location();
+    let base = format!(
+        "{}{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
+    );
+    format!("{base}#{fragment}")
+}

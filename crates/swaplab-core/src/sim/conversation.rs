@@ -610,7 +610,7 @@ pub fn run_script(
             *named = Some(id);
         }
     };
-    for turn in &script.turns {
+    for (index, turn) in script.turns.iter().enumerate() {
         let before = run.crm.log.len();
         let mut extra: Option<Entry> = None;
         let event = match &turn.kind {
@@ -791,6 +791,43 @@ pub fn run_script(
             extra.memory = snapshot(&run);
             extra.crm_requests = run.crm.log[before..].to_vec();
             entries.push(extra);
+        }
+        // A pause the script does not answer with its next turn: a given answer stands
+        // in for the user's reply, in a turn of its own.
+        let next_is_user =
+            matches!(script.turns.get(index + 1).map(|t| &t.kind), Some(TurnKind::User { .. }));
+        if run.pending.is_some()
+            && !next_is_user
+            && let Some(confirmed) = answers.next()
+        {
+            {
+                run.user_turn();
+                let text = if confirmed { "Yes." } else { "No." };
+                entries.push(Entry {
+                    span: turn.span,
+                    event: Event::User { text: text.to_owned(), answer: Some(confirmed) },
+                    memory: snapshot(&run),
+                    crm_requests: Vec::new(),
+                });
+                let at = run.crm.log.len();
+                let args = Value::Object(vec![("confirmed".into(), Value::Bool(confirmed))]);
+                let record = run.model_call(RESOLVE_TOOL, &args);
+                let sent = vec![SentArg {
+                    name: "confirmed".into(),
+                    value: Value::Bool(confirmed),
+                    source: ArgSource::Literal,
+                }];
+                entries.push(Entry {
+                    span: turn.span,
+                    event: Event::Call {
+                        record: Box::new(record),
+                        args: sent,
+                        unfilled: Vec::new(),
+                    },
+                    memory: snapshot(&run),
+                    crm_requests: run.crm.log[at..].to_vec(),
+                });
+            }
         }
     }
     Transcript {

@@ -592,30 +592,19 @@ impl<'a, 'r> Run<'a, 'r> {
                     record.unsupported.clone_from(&call.unsupported);
                 }
                 record.exchange = Some(exchange);
-                let failed = result
-                    .as_ref()
-                    .is_none_or(|r| json::get(r, "isError") == Some(&Value::Bool(true)));
-                if failed {
-                    record.model_sees =
-                        Some(error_json(&format!("Tool '{}' encountered an error.", record.tool)));
-                    record.is_error = true;
-                    None
-                } else {
-                    let result = result.unwrap_or(Value::Null);
-                    let payload = match json::get(&result, "structuredContent") {
-                        Some(structured) if *structured != Value::Null => structured.clone(),
-                        _ => Value::Array(
-                            match json::get(&result, "content") {
-                                Some(Value::Array(blocks)) => blocks.clone(),
-                                _ => Vec::new(),
-                            }
-                            .into_iter()
-                            .map(content_model_dump)
-                            .collect(),
-                        ),
-                    };
-                    record.model_sees = Some(payload.to_python_json());
-                    Some(payload)
+                match mcp_payload(result.as_ref()) {
+                    None => {
+                        record.model_sees = Some(error_json(&format!(
+                            "Tool '{}' encountered an error.",
+                            record.tool
+                        )));
+                        record.is_error = true;
+                        None
+                    }
+                    Some(payload) => {
+                        record.model_sees = Some(payload.to_python_json());
+                        Some(payload)
+                    }
                 }
             }
             Bound::Local(local) => {
@@ -817,6 +806,36 @@ impl<'a, 'r> Run<'a, 'r> {
             MemoryRead::Verbatim { key } => Some(key),
             MemoryRead::Unreadable => None,
         }
+    }
+}
+
+/// What the runtime makes of a `tools/call` result (§5.5): `None` for an error (no
+/// result, or `isError`), else `structuredContent` when present, else the content blocks
+/// as `model_dump()` gives them.
+pub fn mcp_payload(result: Option<&Value>) -> Option<Value> {
+    let result = result?;
+    if json::get(result, "isError") == Some(&Value::Bool(true)) {
+        return None;
+    }
+    Some(match json::get(result, "structuredContent") {
+        Some(structured) if *structured != Value::Null => structured.clone(),
+        _ => Value::Array(
+            match json::get(result, "content") {
+                Some(Value::Array(blocks)) => blocks.clone(),
+                _ => Vec::new(),
+            }
+            .into_iter()
+            .map(content_model_dump)
+            .collect(),
+        ),
+    })
+}
+
+/// The text the model receives for a `tools/call` result of `tool`.
+pub fn mcp_model_view(tool: &str, result: Option<&Value>) -> String {
+    match mcp_payload(result) {
+        Some(payload) => payload.to_python_json(),
+        None => error_json(&format!("Tool '{tool}' encountered an error.")),
     }
 }
 

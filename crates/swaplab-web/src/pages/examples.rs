@@ -1,12 +1,26 @@
 //! `/examples`: the built-in examples, each with what its swap changes.
 
-use swaplab_content::{example, examples};
+use swaplab_content::{Outcome, example, examples};
 use swaplab_core::diff::{ChangeStatus, project_changes};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use super::use_title;
 use crate::route::Route;
+
+fn verdict_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Pass => "passes",
+        Outcome::Fail => "fails",
+    }
+}
+
+fn verdict_class(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Pass => "pass",
+        Outcome::Fail => "fail",
+    }
+}
 
 /// The examples gallery.
 #[component]
@@ -24,8 +38,9 @@ pub fn ExamplesPage() -> Html {
         <div class="page narrow">
             <h1>{ "Examples" }</h1>
             <p>{ "Each example is a whole workspace: the project before the swap, the project \
-                  after it, the MCP server and the mock CRM. Open one in the playground to read \
-                  and edit its files." }</p>
+                  after it, the MCP server and the mock CRM. Each card says what the proof, the \
+                  review and the attack find in it — the test suite replays every one. Open one \
+                  in the playground to read and edit its files." }</p>
             <ul class="cards examples">
                 { for infos.into_iter().map(|info| {
                     let counts = example(info.id).ok().flatten().map(|ex| {
@@ -46,6 +61,19 @@ pub fn ExamplesPage() -> Html {
                             <h2>{ info.title.clone() }</h2>
                             <p>{ info.summary.clone() }</p>
                             if let Some(counts) = counts { <p class="meta">{ counts }</p> }
+                            if let Some(expect) = &info.expect {
+                                <ul class="expected" aria-label="Expected verdicts">
+                                    <li class={verdict_class(expect.proof)}>{ format!("proof {}", verdict_word(expect.proof)) }</li>
+                                    <li class={verdict_class(expect.review)}>{
+                                        if expect.review_failed.is_empty() { "review passes".to_owned() }
+                                        else { format!("review fails ({})", expect.review_failed.len()) }
+                                    }</li>
+                                    <li class={if expect.leaks_after == 0 { "pass" } else { "fail" }}>{
+                                        format!("{} leak{} after the swap", expect.leaks_after, if expect.leaks_after == 1 { "" } else { "s" })
+                                    }</li>
+                                    if !expect.starts { <li class="fail">{ "the agent does not start" }</li> }
+                                </ul>
+                            }
                             <p>
                                 <Link<Route, [(&'static str, &'static str); 1]>
                                     to={Route::Play}

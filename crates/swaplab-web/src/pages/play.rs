@@ -10,19 +10,25 @@ use gloo::timers::callback::Timeout;
 use serde::Deserialize;
 use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
 use swaplab_core::diff::{FileChange, project_changes, swap_marks};
+use swaplab_core::permalink::{Link, WARN_LINK_CHARS, decode, encode};
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
 use super::use_title;
-use crate::browser::{DAMAGED_SUFFIX, draft_key, load, remove, save, set_aside_key};
+use crate::browser::{
+    DAMAGED_SUFFIX, draft_key, fragment, load, now_ms, record_timing, remove, replace_fragment,
+    save, set_aside_key, url_with_fragment,
+};
 use crate::components::{Editor, FileStatus, FileTree, Notice, NoticeKind};
-use crate::panes::DiffPane;
+use crate::panes::{Analysis, Goto, ResultsPanel, Shared};
 use crate::state::PlayState;
 
 /// How long typing must pause before the draft is written.
 const SAVE_DELAY_MS: u32 = 400;
+/// How long typing must pause before every result is recomputed.
+const ANALYSE_DELAY_MS: u32 = 120;
 
 #[derive(Deserialize, Default)]
 struct PlayQuery {
@@ -35,10 +41,29 @@ struct PlayQuery {
 pub fn PlayPage() -> Html {
     use_title(Some("Playground".to_owned()));
     let location = use_location();
-    let requested = location.and_then(|l| l.query::<PlayQuery>().ok()).and_then(|q| q.example);
+    let mut requested = location.and_then(|l| l.query::<PlayQuery>().ok()).and_then(|q| q.example);
+    // A permalink in the fragment wins over `?example=`; it is read once per visit.
+    let opened = use_memo((), |_| read_link());
+    if let Some(Ok(link)) = opened.as_ref() {
+        requested = Some(link.example.clone().unwrap_or_else(|| DEFAULT_EXAMPLE.to_owned()));
+    }
     let key = requested.clone().unwrap_or_else(|| DEFAULT_EXAMPLE.to_owned());
-    html! { <Playground key={key} requested={requested} /> }
+    html! { <Playground key={key} requested={requested} opened={opened} /> }
 }
+
+/// The link in the URL fragment, if there is one: the workspace it holds, or why it
+/// cannot be opened.
+fn read_link() -> Option<Result<Link, String>> {
+    let fragment = fragment();
+    if fragment.is_empty() {
+        return None;
+    }
+    let base = |id: &str| example(id).ok().flatten().map(|ex| ex.workspace);
+    Some(decode(&fragment, &base).map_err(|error| error.to_string()))
+}
+
+/// Props that share the decoded link between the page and the playground.
+type Opened = Rc<Option<Result<Link, String>>>;
 
 /// The example a playground starts from, and anything the reader should know about it.
 #[derive(PartialEq)]
@@ -132,6 +157,45 @@ fn restore(origin: &Origin) -> (Session, Option<PlayNotice>) {
     }
 }
 
+/// A session showing a link's workspace. A draft of the same example that differs from
+/// it is copied aside first, so whatever the reader does next cannot lose it.
+fn open_link(origin: &Origin, link: &Link) -> (Session, Option<PlayNotice>) {
+    let mut session = Session::new(Some(origin.id.clone()), link.workspace.clone());
+    if let Some(open) = link.open.clone().filter(|f| link.workspace.file(f).is_some()) {
+        session.open = Some(open);
+    }
+    let key = draft_key(&origin.id);
+    let draft = load(&key).filter(|text| {
+        decode_draft(text)
+            .map_or(true, |d| *d.workspace != link.workspace && d.workspace != origin.pristine)
+    });
+    let Some(draft) = draft else {
+        return (session, Some(PlayNotice::new(NoticeKind::Info, "Opened from a link.")));
+    };
+    match save(&set_aside_key(&origin.id), &draft) {
+        Ok(()) => (
+            session,
+            Some(PlayNotice {
+                kind: NoticeKind::Info,
+                text: "Opened from a link. Your own draft of this example is kept aside in this \
+                       browser: restore it to go back to it."
+                    .to_owned(),
+                offers_set_aside: true,
+            }),
+        ),
+        Err(reason) => (
+            Session::new(Some(origin.id.clone()), (*origin.pristine).clone()),
+            Some(PlayNotice::new(
+                NoticeKind::Warning,
+                format!(
+                    "The link was not opened, because your draft of this example could not be \
+                     kept aside first ({reason}). Save your work elsewhere, then open the link again."
+                ),
+            )),
+        ),
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum SaveStatus {
     /// The workspace is the example, untouched.
@@ -147,6 +211,7 @@ enum SaveStatus {
 #[derive(Properties, PartialEq)]
 struct PlaygroundProps {
     requested: Option<String>,
+    opened: Opened,
 }
 
 #[component]
@@ -155,7 +220,20 @@ fn Playground(props: &PlaygroundProps) -> Html {
         use_memo(props.requested.clone(), |requested| resolve_origin(requested.as_deref()));
     let restored = use_memo((), {
         let origin = origin.clone();
-        move |_| restore(&origin)
+        let opened = props.opened.clone();
+        move |_| match opened.as_ref() {
+            Some(Ok(link)) => open_link(&origin, link),
+            Some(Err(error)) => {
+                let (session, notice) = restore(&origin);
+                let mut text = format!("The link could not be opened: {error}");
+                if let Some(notice) = notice {
+                    text.push(' ');
+                    text.push_str(&notice.text);
+                }
+                (session, Some(PlayNotice::new(NoticeKind::Warning, text)))
+            }
+            None => restore(&origin),
+        }
     });
     let state = use_reducer({
         let restored = restored.clone();
@@ -170,7 +248,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 notices.push(PlayNotice::new(NoticeKind::Warning, text.clone()));
             }
             notices.extend(restored.1.clone());
-            if load(&set_aside_key(&origin.id)).is_some() {
+            let link_offers = restored.1.as_ref().is_some_and(|n| n.offers_set_aside);
+            if !link_offers && load(&set_aside_key(&origin.id)).is_some() {
                 notices.push(PlayNotice {
                     kind: NoticeKind::Info,
                     text: "A draft of this example was set aside when the page was reset after \
@@ -186,10 +265,57 @@ fn Playground(props: &PlaygroundProps) -> Html {
         if state.0.workspace == origin.pristine { SaveStatus::Pristine } else { SaveStatus::Saved }
     });
     let confirming_reset = use_state(|| false);
+    let shared = use_state(|| None::<String>);
 
     let workspace = state.0.workspace.clone();
     // One comparison of the two projects per change, shared by the tree and the diff.
     let changes = use_memo(workspace.clone(), |ws| project_changes(&ws.before, &ws.after));
+    // Every result, recomputed once typing pauses: typing never waits for it.
+    let analysis = use_state({
+        let workspace = workspace.clone();
+        let revision = state.0.revision;
+        move || {
+            let start = now_ms();
+            let analysis = Analysis::of(&workspace, revision);
+            record_timing("first-analysis", now_ms() - start);
+            Shared(Rc::new(analysis))
+        }
+    });
+    // When the latest rerun started, so the render that shows it can time the whole.
+    let rerun_started = use_mut_ref(|| None::<f64>);
+    {
+        let analysis = analysis.clone();
+        let workspace = workspace.clone();
+        let rerun_started = rerun_started.clone();
+        use_effect_with(state.0.revision, move |revision| {
+            let revision = *revision;
+            let timeout = (analysis.revision != revision).then(|| {
+                Timeout::new(ANALYSE_DELAY_MS, move || {
+                    *rerun_started.borrow_mut() = Some(now_ms());
+                    analysis.set(Shared(Rc::new(Analysis::of(&workspace, revision))));
+                })
+            });
+            move || drop(timeout)
+        });
+    }
+    // A rerun is done when the panes showing it have rendered: record compute + render.
+    {
+        use_effect_with((*analysis).clone(), move |_| {
+            if let Some(start) = rerun_started.borrow_mut().take() {
+                record_timing("rerun", now_ms() - start);
+            }
+        });
+    }
+    let goto = use_state(|| None::<(u32, u64)>);
+    let on_goto = {
+        let state = state.clone();
+        let goto = goto.clone();
+        Callback::from(move |target: Goto| {
+            let nonce = goto.map_or(1, |(_, n)| n + 1);
+            state.dispatch(Action::Open(target.file));
+            goto.set(target.line.map(|line| (line, nonce)));
+        })
+    };
 
     // The latest session and whether it waits to be saved, where the timer and the
     // page-hide listener can reach them.
@@ -273,7 +399,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                             <button type="button" class="link-button" onclick={revert}>{ "Revert this file" }</button>
                         }
                     </header>
-                    <Editor text={AttrValue::from(text)} label={format!("Contents of {file}")} {on_change} />
+                    <Editor text={AttrValue::from(text)} label={format!("Contents of {file}")} {on_change} focus_line={*goto} />
                 </section>
             }
         }
@@ -296,6 +422,22 @@ fn Playground(props: &PlaygroundProps) -> Html {
             confirming_reset.set(false);
         })
     };
+    let share = {
+        let (state, origin, shared) = (state.clone(), origin.clone(), shared.clone());
+        Callback::from(move |_: MouseEvent| {
+            let session = &state.0;
+            let link = Link {
+                example: session.example.clone(),
+                workspace: (*session.workspace).clone(),
+                open: session.open.clone(),
+            };
+            let base = (session.example.as_deref() == Some(origin.id.as_str()))
+                .then_some(&*origin.pristine);
+            let fragment = encode(&link, base);
+            replace_fragment(&fragment);
+            shared.set(Some(url_with_fragment(&fragment)));
+        })
+    };
     let title = origin.info.as_ref().map(|i| i.title.clone()).unwrap_or_default();
     let status_text = match &*save_status {
         SaveStatus::Pristine => "The example as shipped".to_owned(),
@@ -310,6 +452,23 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 <h1>{ "Playground" }<span class="example-title">{ format!(" — {title}") }</span></h1>
                 <span class={classes!("save-status", matches!(*save_status, SaveStatus::Failed(_)).then_some("failed"))}
                       role="status">{ status_text }</span>
+                <button type="button" onclick={share} title="Put the whole workspace in a link">{ "Share" }</button>
+                if let Some(url) = &*shared {
+                    <span class="share-box">
+                        <input type="text" readonly=true value={url.clone()} aria-label="Link to this workspace"
+                               onfocus={Callback::from(|e: FocusEvent| {
+                                   let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+                                   input.select();
+                               })} />
+                        <span class={classes!("link-length", (url.chars().count() > WARN_LINK_CHARS).then_some("long"))} role="status">
+                            { if url.chars().count() > WARN_LINK_CHARS {
+                                format!("{} characters — long links may not survive chat apps", url.chars().count())
+                            } else {
+                                format!("{} characters", url.chars().count())
+                            } }
+                        </span>
+                    </span>
+                }
                 if *save_status != SaveStatus::Pristine {
                     if *confirming_reset {
                         <span class="confirm">
@@ -373,7 +532,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
             <div class="play-grid">
                 <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} />
                 { editor }
-                <DiffPane workspace={workspace} changes={changes} open={state.0.open.clone()} {on_open} />
+                <ResultsPanel analysis={(*analysis).clone()} stale={analysis.revision != state.0.revision}
+                              workspace={workspace} changes={changes} open={state.0.open.clone()} {on_open} {on_goto} />
             </div>
         </div>
     }
@@ -411,7 +571,14 @@ fn store_draft(origin: &Origin, latest: &LatestState) -> SaveStatus {
         return SaveStatus::Pristine;
     }
     match save(&draft_key(&origin.id), &encode_draft(session)) {
-        Ok(()) => SaveStatus::Saved,
+        Ok(()) => {
+            // The draft now holds what a link in the address bar showed: a reload must
+            // restore the edits, not reopen the link over them.
+            if !fragment().is_empty() {
+                replace_fragment("");
+            }
+            SaveStatus::Saved
+        }
         Err(reason) => SaveStatus::Failed(reason),
     }
 }

@@ -6,6 +6,9 @@ use swaplab_core::diff::{ChangeStatus, DEFAULT_CONTEXT, FileChange, diff_text};
 use swaplab_core::{Area, FileRef, Workspace};
 use yew::prelude::*;
 
+use swaplab_core::semantic::SemanticChange;
+
+use super::Goto;
 use crate::components::DiffView;
 
 /// Props for [`DiffPane`].
@@ -19,6 +22,10 @@ pub struct DiffPaneProps {
     pub open: Option<FileRef>,
     /// Called when the reader picks a changed file.
     pub on_open: Callback<FileRef>,
+    /// What the swap changes in Rasa's terms.
+    pub semantic: Rc<Vec<SemanticChange>>,
+    /// Opens a file at a line.
+    pub on_goto: Callback<Goto>,
 }
 
 /// The diff pane.
@@ -39,8 +46,21 @@ pub fn DiffPane(props: &DiffPaneProps) -> Html {
     });
 
     html! {
-        <section class="pane diff-pane" aria-labelledby="diff-heading">
+        <section class="result diff-pane" aria-labelledby="diff-heading">
             <h2 id="diff-heading">{ "What the swap changes" }</h2>
+            if !props.semantic.is_empty() {
+                <ul class="semantic">
+                    { for props.semantic.iter().map(|change| {
+                        let place = change.after.as_ref().or(change.before.as_ref()).map(|p| {
+                            let target = Goto { file: p.file.clone(), line: Some(p.span.start.line) };
+                            let on_goto = props.on_goto.clone();
+                            let label = format!("{}:{}", p.file, p.span.start.line);
+                            html! { <button type="button" class="link-button place" onclick={move |_: MouseEvent| on_goto.emit(target.clone())}>{ label }</button> }
+                        });
+                        html! { <li><span class="semantic-text">{ change.text.clone() }</span>{ for place }</li> }
+                    }) }
+                </ul>
+            }
             if changes.is_empty() {
                 <p class="muted">{ "The two projects are identical." }</p>
             } else {

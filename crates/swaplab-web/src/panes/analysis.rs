@@ -1,0 +1,53 @@
+//! Everything the result panes show, computed from one workspace: the simulation read
+//! once, the proof, the review (with its attack) and the semantic diff. Shared by
+//! pointer: two analyses are equal only when they are the same computation.
+
+use std::rc::Rc;
+
+use swaplab_core::Workspace;
+use swaplab_core::proof::{Proof, prove_with};
+use swaplab_core::review::{Review, review_with};
+use swaplab_core::semantic::{SemanticChange, semantic_changes};
+use swaplab_core::sim::Simulation;
+
+/// One workspace, analysed.
+pub struct Analysis {
+    /// The simulation's reading of the workspace.
+    pub sim: Simulation,
+    /// The companion proof.
+    pub proof: Proof,
+    /// The review, its attack included.
+    pub review: Review,
+    /// What the swap changes, in Rasa's terms.
+    pub semantic: Vec<SemanticChange>,
+    /// The session revision this analysis is of.
+    pub revision: u64,
+}
+
+impl Analysis {
+    /// Analyses a workspace.
+    pub fn of(workspace: &Workspace, revision: u64) -> Analysis {
+        let sim = Simulation::new(workspace);
+        let proof = prove_with(workspace, &sim);
+        let review = review_with(&sim, &Default::default());
+        let semantic = semantic_changes(&sim.report);
+        Analysis { sim, proof, review, semantic, revision }
+    }
+}
+
+/// An [`Analysis`] behind an `Rc`, compared by identity (props need `PartialEq`).
+#[derive(Clone)]
+pub struct Shared(pub Rc<Analysis>);
+
+impl PartialEq for Shared {
+    fn eq(&self, other: &Shared) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for Shared {
+    type Target = Analysis;
+    fn deref(&self) -> &Analysis {
+        &self.0
+    }
+}

@@ -1,0 +1,126 @@
+//! The attack pane: whose records reached this conversation under the chosen policy —
+//! impossible to miss — and the systematic attack on both projects.
+
+use swaplab_core::sim::attack::{AttackReport, LeakKind};
+use swaplab_core::sim::conversation::Event;
+use swaplab_core::sim::crm::{Access, RecordKind};
+use yew::prelude::*;
+
+use super::analysis::Shared;
+use super::conversation::{ConversationPaneProps, RunControls};
+
+/// Props for [`AttackPane`].
+#[derive(Properties, PartialEq)]
+pub struct AttackPaneProps {
+    /// The analysis (for the systematic attack).
+    pub analysis: Shared,
+    /// The conversation controls and run.
+    pub run: ConversationPaneProps,
+}
+
+fn side_summary(name: &str, report: &AttackReport) -> Html {
+    if let Some(failure) = &report.startup {
+        return html! { <li>{ format!("{name}: the agent does not start — {}", failure.message) }</li> };
+    }
+    let reads = report.leaks.iter().filter(|l| l.kind == LeakKind::Read).count();
+    let writes = report.leaks.len() - reads;
+    html! {
+        <li class={classes!(if report.leaks.is_empty() { "pass" } else { "fail" })}>
+            <strong>{ format!("{name}: ") }</strong>
+            { if report.leaks.is_empty() {
+                format!("no leak — {} probe(s), each refused or harmless", report.probes.len())
+            } else {
+                format!("{reads} read(s) and {writes} write(s) reached another customer: {}",
+                    report.leaks.iter().map(|l| format!("{} via {}", l.tool, l.argument)).collect::<Vec<_>>().join("; "))
+            } }
+        </li>
+    }
+}
+
+/// The attack pane.
+#[component]
+pub fn AttackPane(props: &AttackPaneProps) -> Html {
+    let run = &props.run;
+    let seed = &props.analysis.sim.seed;
+    let caller = run
+        .played
+        .caller
+        .as_ref()
+        .and_then(|email| seed.contacts.iter().find(|c| c.email.eq_ignore_ascii_case(email)));
+    let name_of = |id: &str| {
+        seed.contact(id)
+            .map_or_else(|| format!("contact {id}"), |c| format!("{} ({id})", c.full_name()))
+    };
+    let mut reads: Vec<(String, String)> = Vec::new();
+    if let (Some(transcript), Some(caller)) = (&run.played.transcript, caller) {
+        for entry in &transcript.entries {
+            let Event::Call { record, .. } = &entry.event else { continue };
+            if record.is_error {
+                continue;
+            }
+            for touched in record
+                .client_calls
+                .iter()
+                .flat_map(|c| c.requests.iter())
+                .flat_map(|r| r.touched.iter())
+            {
+                if touched.owner == caller.id
+                    || touched.access != Access::Read
+                    || touched.kind != RecordKind::Ticket
+                {
+                    continue;
+                }
+                let subject = seed
+                    .tickets
+                    .iter()
+                    .find(|t| t.id == touched.id)
+                    .map(|t| t.subject.clone())
+                    .unwrap_or_default();
+                let line = format!("ticket {} “{subject}”", touched.id);
+                if !reads.iter().any(|(_, l)| *l == line) {
+                    reads.push((touched.owner.clone(), line));
+                }
+            }
+        }
+    }
+    let writes: Vec<_> = run
+        .played
+        .transcript
+        .iter()
+        .flat_map(|t| t.notes.iter())
+        .filter(|n| caller.is_some_and(|c| c.id != n.contact))
+        .collect();
+    let caller_name =
+        caller.map_or_else(|| "the caller".to_owned(), |c| format!("{} ({})", c.full_name(), c.id));
+    let attack = &props.analysis.review.attack;
+    html! {
+        <div class="result attack-pane">
+            <RunControls played={run.played.clone()} choice={run.choice.clone()} on_choice={run.on_choice.clone()} />
+            <h3>{ format!("In this conversation — the caller is {caller_name}") }</h3>
+            if reads.is_empty() && writes.is_empty() {
+                <p class="verdict pass">{ "No other customer's record reached this conversation." }</p>
+            } else {
+                <div class="leak-box" role="alert">
+                    if !reads.is_empty() {
+                        <p class="leak-title">{ format!("Another customer's records reached {caller_name}'s conversation:") }</p>
+                        <ul>{ for reads.iter().map(|(owner, line)| html! { <li><strong>{ name_of(owner) }</strong>{ format!(": {line}") }</li> }) }</ul>
+                    }
+                    if !writes.is_empty() {
+                        <p class="leak-title">{ "A note from this call was written on another customer's record:" }</p>
+                        <ul>{ for writes.iter().map(|n| html! { <li><strong>{ name_of(&n.contact) }</strong>{ format!(": note {} “{}”", n.id, n.body) }</li> }) }</ul>
+                    }
+                </div>
+            }
+            <h3>{ "The attack: another customer's id in every id-like argument" }</h3>
+            <p class="muted small">{ format!(
+                "Identified as {}, the attack passes {}'s id to every tool the model can reach.",
+                attack.after.caller.as_ref().map_or("—".to_owned(), |c| c.full_name()),
+                attack.after.victim.as_ref().map_or("—".to_owned(), |c| c.full_name()),
+            ) }</p>
+            <ul class="attack-sides">
+                { side_summary("Before the swap", &attack.before) }
+                { side_summary("After the swap", &attack.after) }
+            </ul>
+        </div>
+    }
+}

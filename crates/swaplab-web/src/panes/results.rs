@@ -1,0 +1,237 @@
+//! The results panel: tabs over the panes, a verdict on each tab, the shared run
+//! controls, and a live region that tells screen-reader users what changed.
+
+use std::rc::Rc;
+
+use swaplab_core::diff::FileChange;
+use swaplab_core::review::Verdict;
+use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
+use swaplab_core::sim::trace::trace;
+use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::{FileRef, Workspace};
+use yew::prelude::*;
+
+use super::analysis::Shared;
+use super::attack::AttackPane;
+use super::conversation::{ConversationPane, ConversationPaneProps, RunChoice};
+use super::proof::ProofPane;
+use super::review::ReviewPane;
+use super::tools::ToolsPane;
+use super::trace::TracePane;
+use super::{DiffPane, Goto, Played, PlayedRun};
+
+/// The panes, in tab order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    /// The companion proof.
+    Proof,
+    /// The review.
+    Review,
+    /// The diff.
+    Diff,
+    /// The server's tools.
+    Tools,
+    /// A scripted conversation.
+    Conversation,
+    /// Cross-customer reads and writes.
+    Attack,
+    /// Each id's path.
+    Trace,
+}
+
+impl Tab {
+    const ALL: [Tab; 7] = [
+        Tab::Proof,
+        Tab::Review,
+        Tab::Diff,
+        Tab::Tools,
+        Tab::Conversation,
+        Tab::Attack,
+        Tab::Trace,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Tab::Proof => "Proof",
+            Tab::Review => "Review",
+            Tab::Diff => "Diff",
+            Tab::Tools => "Tools",
+            Tab::Conversation => "Conversation",
+            Tab::Attack => "Attack",
+            Tab::Trace => "Trace",
+        }
+    }
+
+    fn id(self) -> &'static str {
+        match self {
+            Tab::Proof => "proof",
+            Tab::Review => "review",
+            Tab::Diff => "diff",
+            Tab::Tools => "tools",
+            Tab::Conversation => "conversation",
+            Tab::Attack => "attack",
+            Tab::Trace => "trace",
+        }
+    }
+}
+
+/// Props for [`ResultsPanel`].
+#[derive(Properties, PartialEq)]
+pub struct ResultsPanelProps {
+    /// The analysis of the current files (possibly a few keystrokes behind).
+    pub analysis: Shared,
+    /// Whether the files changed since the analysis was made.
+    pub stale: bool,
+    /// The files.
+    pub workspace: Rc<Workspace>,
+    /// How the projects differ, for the diff pane.
+    pub changes: Rc<Vec<FileChange>>,
+    /// The file in the editor.
+    pub open: Option<FileRef>,
+    /// Opens a file.
+    pub on_open: Callback<FileRef>,
+    /// Opens a file at a line.
+    pub on_goto: Callback<Goto>,
+}
+
+fn play(sim: &Simulation, choice: &RunChoice) -> PlayedRun {
+    let scripts: Vec<String> = sim.scripts.iter().map(|s| s.file.clone()).collect();
+    let script = sim.scripts.get(choice.script).or_else(|| sim.scripts.first());
+    let mut played = PlayedRun {
+        transcript: None,
+        traces: Vec::new(),
+        startup: None,
+        scripts,
+        caller: script.and_then(|s| s.caller.clone()),
+        server_file: sim.report.server_file.clone(),
+    };
+    let Some(script) = script else { return played };
+    match sim.start(choice.side) {
+        Ok(agent) => {
+            let options = RunOptions { policy: choice.policy, answers: choice.answers.clone() };
+            let transcript = run_script(&agent, &sim.seed, script, &options);
+            played.traces = trace(&agent, &sim.seed, &transcript);
+            played.transcript = Some(transcript);
+        }
+        Err(failure) => played.startup = Some(failure.message.clone()),
+    }
+    played
+}
+
+/// The results panel.
+#[component]
+pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
+    let tab = use_state(|| Tab::Proof);
+    let choice = use_state(|| RunChoice {
+        policy: Policy::Faithful,
+        side: Side::After,
+        script: 0,
+        answers: Vec::new(),
+    });
+    let played = use_memo((props.analysis.clone(), (*choice).clone()), |(analysis, choice)| {
+        Played(Rc::new(play(&analysis.sim, choice)))
+    });
+    let on_choice = {
+        let choice = choice.clone();
+        Callback::from(move |next: RunChoice| choice.set(next))
+    };
+    let run =
+        ConversationPaneProps { played: (*played).clone(), choice: (*choice).clone(), on_choice };
+
+    let analysis = &props.analysis;
+    let proof_failed = analysis.proof.failed().len();
+    let review_failed = analysis.review.count(Verdict::Fail);
+    let leaks = analysis.review.attack.after.leaks.len();
+    let badge = |tab: Tab| -> Option<(String, &'static str)> {
+        match tab {
+            Tab::Proof => Some(if proof_failed == 0 {
+                ("✓".into(), "pass")
+            } else {
+                (format!("✗ {proof_failed}"), "fail")
+            }),
+            Tab::Review => Some(if review_failed == 0 {
+                ("✓".into(), "pass")
+            } else {
+                (format!("✗ {review_failed}"), "fail")
+            }),
+            Tab::Attack => Some(if leaks == 0 {
+                ("0".into(), "pass")
+            } else {
+                (format!("{leaks} leaks"), "fail")
+            }),
+            _ => None,
+        }
+    };
+    let announcement = format!(
+        "Proof: {}. Review: {}. Attack: {}.",
+        if proof_failed == 0 {
+            "all checks pass".to_owned()
+        } else {
+            format!("{proof_failed} checks fail")
+        },
+        if review_failed == 0 {
+            "passes".to_owned()
+        } else {
+            format!("{review_failed} checks fail")
+        },
+        if leaks == 0 { "no leak".to_owned() } else { format!("{leaks} leaks after the swap") },
+    );
+    let onkeydown = {
+        let tab = tab.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let at = Tab::ALL.iter().position(|t| *t == *tab).unwrap_or(0);
+            let next = match e.key().as_str() {
+                "ArrowRight" => Tab::ALL[(at + 1) % Tab::ALL.len()],
+                "ArrowLeft" => Tab::ALL[(at + Tab::ALL.len() - 1) % Tab::ALL.len()],
+                "Home" => Tab::ALL[0],
+                "End" => Tab::ALL[Tab::ALL.len() - 1],
+                _ => return,
+            };
+            e.prevent_default();
+            tab.set(next);
+            if let Some(button) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&format!("tab-{}", next.id())))
+                .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok())
+            {
+                let _ = button.focus();
+            }
+        })
+    };
+    let body = match *tab {
+        Tab::Proof => html! { <ProofPane analysis={analysis.clone()} /> },
+        Tab::Review => {
+            html! { <ReviewPane analysis={analysis.clone()} on_goto={props.on_goto.clone()} /> }
+        }
+        Tab::Diff => html! {
+            <DiffPane workspace={props.workspace.clone()} changes={props.changes.clone()} open={props.open.clone()}
+                      on_open={props.on_open.clone()} semantic={Rc::new(analysis.semantic.clone())} on_goto={props.on_goto.clone()} />
+        },
+        Tab::Tools => html! { <ToolsPane analysis={analysis.clone()} /> },
+        Tab::Conversation => html! { <ConversationPane ..run /> },
+        Tab::Attack => html! { <AttackPane analysis={analysis.clone()} run={run} /> },
+        Tab::Trace => html! { <TracePane {run} on_goto={props.on_goto.clone()} /> },
+    };
+    html! {
+        <section class={classes!("pane", "results", props.stale.then_some("stale"))} aria-label="Results">
+            <div class="tabs" role="tablist" aria-label="Result panes" {onkeydown}>
+                { for Tab::ALL.iter().map(|t| {
+                    let selected = *tab == *t;
+                    let onclick = { let tab = tab.clone(); let t = *t; Callback::from(move |_: MouseEvent| tab.set(t)) };
+                    html! {
+                        <button type="button" role="tab" id={format!("tab-{}", t.id())} aria-selected={selected.to_string()}
+                                aria-controls="result-panel" tabindex={if selected { "0" } else { "-1" }} {onclick}
+                                class={classes!("tab", selected.then_some("current"))}>
+                            { t.name() }
+                            if let Some((text, class)) = badge(*t) { <span class={classes!("tab-badge", class)}>{ text }</span> }
+                        </button>
+                    }
+                }) }
+            </div>
+            <div class="sr-only" aria-live="polite">{ announcement }</div>
+            <div id="result-panel" role="tabpanel" aria-labelledby={format!("tab-{}", tab.id())} class="tab-panel">
+                { body }
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,93 @@
+//! The review pane: every check with its verdict, evidence that opens the file at the
+//! line, and a link to the chapter section that explains it.
+
+use swaplab_core::FileRef;
+use swaplab_core::review::Verdict;
+use yew::prelude::*;
+
+use super::Goto;
+use super::analysis::Shared;
+
+/// Props for [`ReviewPane`].
+#[derive(Properties, PartialEq)]
+pub struct ReviewPaneProps {
+    /// The analysis shown.
+    pub analysis: Shared,
+    /// Opens a file at a line.
+    pub on_goto: Callback<Goto>,
+}
+
+fn mark(verdict: Verdict) -> (&'static str, &'static str, &'static str) {
+    match verdict {
+        Verdict::Fail => ("✗", "fail", "fails"),
+        Verdict::Warn => ("!", "warn", "warning"),
+        Verdict::Pass => ("✓", "pass", "passes"),
+        Verdict::Info => ("·", "info", "note"),
+    }
+}
+
+/// The review pane.
+#[component]
+pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
+    let review = &props.analysis.review;
+    let failed = review.count(Verdict::Fail);
+    let summary = if failed == 0 {
+        format!("The review passes ({} warnings).", review.count(Verdict::Warn))
+    } else {
+        format!("{failed} checks fail, {} warnings.", review.count(Verdict::Warn))
+    };
+    // Groups in the review's order, the ones with a failure first, then warnings.
+    let mut groups: Vec<(&str, Verdict)> = Vec::new();
+    for check in &review.checks {
+        match groups.iter_mut().find(|(t, _)| *t == check.title) {
+            Some(group) => group.1 = group.1.min(check.verdict),
+            None => groups.push((&check.title, check.verdict)),
+        }
+    }
+    groups.sort_by_key(|(_, worst)| *worst);
+    let ordered = groups
+        .iter()
+        .flat_map(|(title, _)| review.checks.iter().filter(move |c| c.title == *title));
+    let mut title = String::new();
+    let mut items = Vec::new();
+    for check in ordered {
+        if check.title != title {
+            title.clone_from(&check.title);
+            items.push(html! { <h3 class="check-group">{ check.title.clone() }</h3> });
+        }
+        let (symbol, class, word) = mark(check.verdict);
+        let evidence = check.evidence.iter().map(|e| {
+            let target = Goto {
+                file: FileRef::new(e.area, e.file.clone()),
+                line: e.span.map(|s| s.start.line),
+            };
+            let on_goto = props.on_goto.clone();
+            let onclick = Callback::from(move |_: MouseEvent| on_goto.emit(target.clone()));
+            html! {
+                <li>
+                    <button type="button" class="link-button place" {onclick}>{ e.place() }</button>
+                    <span class="evidence-text">{ e.text.clone() }</span>
+                </li>
+            }
+        });
+        items.push(html! {
+            <article class={classes!("check", class)} data-check={check.id.clone()}>
+                <p class="check-summary">
+                    <span class="mark" aria-label={word}>{ symbol }</span>
+                    { check.summary.clone() }
+                </p>
+                <p class="check-id">{ check.id.clone() }</p>
+                if !check.evidence.is_empty() { <ul class="evidence">{ for evidence }</ul> }
+                if matches!(check.verdict, Verdict::Fail | Verdict::Warn) {
+                    <a class="why" href={check.why.trim_start_matches('/').to_owned()}>{ "Why this matters" }</a>
+                }
+            </article>
+        });
+    }
+    html! {
+        <div class="result review-pane">
+            <p class={classes!("verdict", if failed == 0 { "pass" } else { "fail" })}>{ summary }</p>
+            { for items }
+        </div>
+    }
+}

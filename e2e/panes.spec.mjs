@@ -1,0 +1,105 @@
+// The playground's result panes as a reader uses them: edit the server or a skill and
+// watch the proof and the review change without pressing anything; pick a policy and
+// see whose records reach the conversation.
+import { test, expect } from "@playwright/test";
+import { open, shot, watchErrors } from "./helpers.mjs";
+
+const editor = (page) => page.getByRole("textbox", { name: /^Contents of / });
+const tab = (page, name) => page.getByRole("tab", { name: new RegExp(`^${name}`) });
+
+/** Opens a file and replaces the first `from` after `after` with `to`, by selecting it
+ *  and typing, as a person would. */
+async function replaceInFile(page, file, from, to, after = "") {
+  await page.locator(`[data-file="${file}"]`).click();
+  const area = editor(page);
+  await expect(area).toHaveAccessibleName(`Contents of ${file}`);
+  const value = await area.inputValue();
+  const at = value.indexOf(from, after ? value.indexOf(after) : 0);
+  expect(at, `${from} in ${file}`).toBeGreaterThanOrEqual(0);
+  await area.focus();
+  await area.evaluate((el, [start, end]) => el.setSelectionRange(start, end), [at, at + from.length]);
+  await page.keyboard.type(to);
+}
+
+test("a -> dict return turns the proof red at once, and undoing turns it green", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await expect(tab(page, "Proof")).toContainText("✓");
+  const proof = page.locator(".proof-pane");
+  await expect(proof).toContainText("✓ result is structured, not text blocks");
+  await replaceInFile(page, "server/scripts/mcp_crm_server.py", "CrmResult", "dict", "def find_contact_by_email");
+  await expect(proof).toContainText("✗ result is structured, not text blocks");
+  await expect(proof).toContainText("✗ find_contact_by_email over MCP               None at None");
+  await expect(tab(page, "Proof")).toContainText("✗ 3");
+  await shot(page, testInfo, "proof-dict");
+  await replaceInFile(page, "server/scripts/mcp_crm_server.py", "dict", "CrmResult", "def find_contact_by_email");
+  await expect(proof).toContainText("✓ result is structured, not text blocks");
+  await expect(tab(page, "Proof")).toContainText("✓");
+  watch.check();
+});
+
+test("moving the confirmation keeps the proof green and turns the review red at the line", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await replaceInFile(page, "after/skills/log_interaction/skill.md", "add_timeline_note:", "list_open_tickets:", "tool_constraints:");
+  await tab(page, "Review").click();
+  const drift = page.locator('[data-check="constraints:log_interaction"]');
+  await expect(drift).toContainText("constraint `requires_confirmation` moved from add_timeline_note to list_open_tickets");
+  await expect(drift.locator(".mark")).toHaveText("✗");
+  await expect(tab(page, "Proof")).toContainText("✓");
+  // The evidence opens the file at the line.
+  await drift.getByRole("button", { name: "after/skills/log_interaction/skill.md:9" }).first().click();
+  await expect(editor(page)).toBeFocused();
+  const line = await editor(page).evaluate((el) => el.value.slice(0, el.selectionStart).split("\n").length);
+  expect(line).toBe(9);
+  await shot(page, testInfo, "review-drift");
+  watch.check();
+});
+
+test("the adversarial policy puts Dana's tickets and a note on her record into Sam's call", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await tab(page, "Attack").click();
+  const pane = page.locator(".attack-pane");
+  await expect(pane).toContainText("the caller is Sam Rivera (702)");
+  await pane.getByRole("radio", { name: "adversarial" }).check();
+  const leak = pane.locator(".leak-box");
+  await expect(leak).toContainText("Dana Okafor (701): ticket 9001 “Invoice 4471 shows the wrong VAT rate”");
+  await expect(leak).toContainText("Dana Okafor (701): note 10000");
+  await shot(page, testInfo, "attack-adversarial");
+  // The faithful model touches nobody else's records.
+  await pane.getByRole("radio", { name: "faithful" }).check();
+  await expect(pane.locator(".verdict.pass")).toContainText("No other customer's record");
+  watch.check();
+});
+
+test("every pane renders, in both themes and on a phone", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  for (const name of ["Proof", "Review", "Diff", "Tools", "Conversation", "Attack", "Trace"]) {
+    await tab(page, name).click();
+    await expect(page.getByRole("tabpanel")).not.toBeEmpty();
+    await shot(page, testInfo, `pane-${name.toLowerCase()}-light`);
+  }
+  await page.emulateMedia({ colorScheme: "dark" });
+  for (const name of ["Proof", "Review", "Conversation", "Attack", "Trace"]) {
+    await tab(page, name).click();
+    await shot(page, testInfo, `pane-${name.toLowerCase()}-dark`);
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await tab(page, "Review").click();
+  await shot(page, testInfo, "pane-review-phone");
+  watch.check();
+});
+
+test("the tools pane sends a tools/call and shows what the model would see", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await tab(page, "Tools").click();
+  const pane = page.locator(".tools-pane");
+  await pane.getByRole("combobox", { name: "Tool to call" }).selectOption("list_open_tickets");
+  await pane.getByRole("button", { name: "Send tools/call" }).click();
+  await expect(pane.locator(".model-view")).toContainText('"ok": true, "count": 2');
+  await expect(pane.locator(".requests")).toContainText("GET /crm/v3/objects/contacts/701/associations/tickets");
+  watch.check();
+});
