@@ -687,3 +687,35 @@ fn readers_can_add_customers_and_the_attack_picks_them_up() {
     assert_eq!(pair.after.leaks.len(), 2);
     assert!(pair.after.leaks[0].model_saw.as_deref().unwrap().contains("Refund the double charge"));
 }
+
+#[test]
+fn a_readers_answer_stands_in_when_the_script_does_not_reply() {
+    let workspace = tutorial();
+    let sim = Simulation::new(&workspace);
+    let agent = started(&sim, Side::After);
+    let script = read_script(
+        "conversations/t.yml",
+        "caller: sam.rivera@example.com\nturns:\n  - skill: log_interaction\n  - call: add_timeline_note\n    args: {contact_id: '702', summary: Sam called.}\n",
+    );
+    let yes = run_script(
+        &agent,
+        &sim.seed,
+        &script,
+        &RunOptions { policy: Policy::Faithful, answers: vec![true] },
+    );
+    assert_eq!(yes.notes.len(), 1);
+    assert!(yes.waiting.is_none());
+    assert!(matches!(
+        &yes.entries[yes.entries.len() - 2].event,
+        Event::User { answer: Some(true), .. }
+    ));
+    let no = run_script(
+        &agent,
+        &sim.seed,
+        &script,
+        &RunOptions { policy: Policy::Faithful, answers: vec![false] },
+    );
+    assert!(no.notes.is_empty());
+    let none = run_script(&agent, &sim.seed, &script, &RunOptions::default());
+    assert!(none.waiting.is_some(), "without an answer the call waits");
+}
