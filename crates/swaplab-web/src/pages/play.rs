@@ -438,6 +438,56 @@ fn Playground(props: &PlaygroundProps) -> Html {
             shared.set(Some(url_with_fragment(&fragment)));
         })
     };
+    let overlay = use_state(|| Overlay::None);
+    let run_now = {
+        let (analysis, state) = (analysis.clone(), state.clone());
+        Callback::from(move |()| {
+            let start = now_ms();
+            analysis.set(Shared(Rc::new(Analysis::of(&state.0.workspace, state.0.revision))));
+            record_timing("run-now", now_ms() - start);
+        })
+    };
+    // Shortcuts for the whole page; the help overlay lists them.
+    {
+        let (overlay, share) = (overlay.clone(), share.clone());
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    gloo::events::EventListenerOptions::enable_prevent_default(),
+                    move |event| {
+                        let Some(event) = wasm_bindgen::JsCast::dyn_ref::<KeyboardEvent>(event)
+                        else {
+                            return;
+                        };
+                        let command = event.ctrl_key() || event.meta_key();
+                        let typing = event
+                            .target()
+                            .and_then(|t| {
+                                wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()
+                            })
+                            .is_some_and(|el| {
+                                matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+                            });
+                        match (command, event.shift_key(), event.key().as_str()) {
+                            (true, _, "Enter") => run_now.emit(()),
+                            (true, true, "S" | "s") => {
+                                if let Ok(click) = MouseEvent::new("click") {
+                                    share.emit(click);
+                                }
+                            }
+                            (true, false, "p" | "P") => overlay.set(Overlay::GoTo),
+                            (false, _, "?") if !typing => overlay.set(Overlay::Help),
+                            _ => return,
+                        }
+                        event.prevent_default();
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
     let title = origin.info.as_ref().map(|i| i.title.clone()).unwrap_or_default();
     let status_text = match &*save_status {
         SaveStatus::Pristine => "The example as shipped".to_owned(),
@@ -452,7 +502,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 <h1>{ "Playground" }<span class="example-title">{ format!(" — {title}") }</span></h1>
                 <span class={classes!("save-status", matches!(*save_status, SaveStatus::Failed(_)).then_some("failed"))}
                       role="status">{ status_text }</span>
-                <button type="button" onclick={share} title="Put the whole workspace in a link">{ "Share" }</button>
+                <button type="button" onclick={share} title="Put the whole workspace in a link (Ctrl+Shift+S)">{ "Share" }</button>
+                <button type="button" class="link-button" aria-haspopup="dialog"
+                        onclick={let o = overlay.clone(); move |_| o.set(Overlay::Help)}>{ "Shortcuts (?)" }</button>
                 if let Some(url) = &*shared {
                     <span class="share-box">
                         <input type="text" readonly=true value={url.clone()} aria-label="Link to this workspace"
@@ -533,9 +585,126 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} />
                 { editor }
                 <ResultsPanel analysis={(*analysis).clone()} stale={analysis.revision != state.0.revision}
-                              workspace={workspace} changes={changes} open={state.0.open.clone()} {on_open} {on_goto} />
+                              workspace={workspace.clone()} changes={changes} open={state.0.open.clone()} on_open={on_open.clone()} {on_goto} />
             </div>
+            { overlay_view(*overlay, &overlay, &workspace, &on_open) }
         </div>
+    }
+}
+
+/// The dialog shown over the playground, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Overlay {
+    /// Nothing.
+    None,
+    /// The keyboard shortcuts.
+    Help,
+    /// Go to a file by name.
+    GoTo,
+}
+
+#[derive(Properties, PartialEq)]
+struct DialogProps {
+    labelled_by: AttrValue,
+    on_key: Callback<KeyboardEvent>,
+    children: Html,
+}
+
+/// A modal box over the page that takes the focus when it opens.
+#[component]
+fn Dialog(props: &DialogProps) -> Html {
+    let boxed = use_node_ref();
+    {
+        let boxed = boxed.clone();
+        use_effect_with((), move |_| {
+            let first = boxed
+                .cast::<web_sys::Element>()
+                .and_then(|el| el.query_selector("input, button").ok().flatten())
+                .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
+            if let Some(first) = first {
+                let _ = first.focus();
+            }
+        });
+    }
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby={props.labelled_by.clone()} onkeydown={props.on_key.clone()}>
+            <div class="overlay-box" ref={boxed}>{ props.children.clone() }</div>
+        </div>
+    }
+}
+
+/// The keyboard shortcuts, as the help overlay lists them.
+const SHORTCUTS: [(&str, &str); 7] = [
+    ("Ctrl+Enter", "rerun every check now (they also rerun when typing pauses)"),
+    ("Ctrl+Shift+S", "share: put the whole workspace in a link"),
+    ("Ctrl+P", "go to a file by name"),
+    ("Alt+→ / Alt+←", "next / previous result pane (or ← → on the focused tab)"),
+    ("Tab / Shift+Tab in the editor", "indent / outdent; Esc then Tab leaves the editor"),
+    ("?", "this list"),
+    ("Esc", "close this dialog"),
+];
+
+fn overlay_view(
+    current: Overlay,
+    overlay: &UseStateHandle<Overlay>,
+    workspace: &Rc<Workspace>,
+    on_open: &Callback<FileRef>,
+) -> Html {
+    let close = {
+        let overlay = overlay.clone();
+        Callback::from(move |_: MouseEvent| overlay.set(Overlay::None))
+    };
+    let escape = {
+        let overlay = overlay.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Escape" {
+                overlay.set(Overlay::None);
+            }
+        })
+    };
+    match current {
+        Overlay::None => html! {},
+        Overlay::Help => html! {
+            <Dialog labelled_by="help-title" on_key={escape}>
+                    <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
+                    <dl class="shortcuts">
+                        { for SHORTCUTS.iter().map(|(keys, what)| html! { <><dt><kbd>{ *keys }</kbd></dt><dd>{ *what }</dd></> }) }
+                    </dl>
+                    <button type="button" onclick={close}>{ "Close" }</button>
+            </Dialog>
+        },
+        Overlay::GoTo => {
+            let files: Vec<String> = workspace.files().map(|(f, _)| f.to_string()).collect();
+            let onkeydown = {
+                let (overlay, on_open) = (overlay.clone(), on_open.clone());
+                Callback::from(move |e: KeyboardEvent| {
+                    if e.key() != "Enter" {
+                        return;
+                    }
+                    let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+                    let wanted = input.value().to_lowercase();
+                    let found = files
+                        .iter()
+                        .find(|f| f.to_lowercase() == wanted)
+                        .or_else(|| files.iter().find(|f| f.to_lowercase().contains(&wanted)));
+                    if let Some(file) = found.and_then(|f| FileRef::parse(f)) {
+                        on_open.emit(file);
+                        overlay.set(Overlay::None);
+                    }
+                })
+            };
+            html! {
+                <Dialog labelled_by="goto-title" on_key={escape}>
+                        <h2 id="goto-title">{ "Go to a file" }</h2>
+                        <input type="text" list="goto-files" aria-label="File name" {onkeydown}
+                               placeholder="type part of a path, then Enter" />
+                        <datalist id="goto-files">
+                            { for workspace.files().map(|(f, _)| html! { <option value={f.to_string()} /> }) }
+                        </datalist>
+                        <button type="button" onclick={close}>{ "Cancel" }</button>
+                </Dialog>
+            }
+        }
     }
 }
 

@@ -137,6 +137,38 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
     };
     let run =
         ConversationPaneProps { played: (*played).clone(), choice: (*choice).clone(), on_choice };
+    // Alt+arrows move between panes from anywhere on the page.
+    {
+        let tab = tab.clone();
+        use_effect_with(*tab, move |current| {
+            let current = *current;
+            let listener = web_sys::window().map(|window| {
+                gloo::events::EventListener::new_with_options(
+                    &window,
+                    "keydown",
+                    gloo::events::EventListenerOptions::enable_prevent_default(),
+                    move |event| {
+                        let Some(event) = wasm_bindgen::JsCast::dyn_ref::<KeyboardEvent>(event)
+                        else {
+                            return;
+                        };
+                        if !event.alt_key() {
+                            return;
+                        }
+                        let at = Tab::ALL.iter().position(|t| *t == current).unwrap_or(0);
+                        let next = match event.key().as_str() {
+                            "ArrowRight" => Tab::ALL[(at + 1) % Tab::ALL.len()],
+                            "ArrowLeft" => Tab::ALL[(at + Tab::ALL.len() - 1) % Tab::ALL.len()],
+                            _ => return,
+                        };
+                        event.prevent_default();
+                        tab.set(next);
+                    },
+                )
+            });
+            move || drop(listener)
+        });
+    }
 
     let analysis = &props.analysis;
     let proof_failed = analysis.proof.failed().len();

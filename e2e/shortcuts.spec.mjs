@@ -1,0 +1,36 @@
+// Keyboard shortcuts as the help overlay lists them: help, go to file, next pane, rerun.
+import { test, expect } from "@playwright/test";
+import { open, shot, watchErrors } from "./helpers.mjs";
+
+test("the shortcuts open help, go to a file and move between panes", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await page.locator("h1").click();
+  await page.keyboard.press("?");
+  const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(help).toBeVisible();
+  await expect(help).toContainText("Ctrl+Shift+S");
+  await expect(help.getByRole("button", { name: "Close" })).toBeFocused();
+  await shot(page, testInfo, "shortcuts-help");
+  await page.keyboard.press("Escape");
+  await expect(help).toBeHidden();
+
+  await page.keyboard.press("Control+p");
+  const goTo = page.getByRole("dialog", { name: "Go to a file" });
+  await expect(goTo.getByRole("combobox", { name: "File name" }).or(goTo.getByRole("textbox", { name: "File name" }))).toBeFocused();
+  await page.keyboard.type("crm.yml");
+  await page.keyboard.press("Enter");
+  await expect(goTo).toBeHidden();
+  await expect(page.getByRole("textbox", { name: /^Contents of / })).toHaveAccessibleName("Contents of crm/crm.yml");
+
+  await page.locator("h1").click();
+  await expect(page.getByRole("tab", { name: /^Proof/ })).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Alt+ArrowRight");
+  await expect(page.getByRole("tab", { name: /^Review/ })).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Alt+ArrowLeft");
+  await expect(page.getByRole("tab", { name: /^Proof/ })).toHaveAttribute("aria-selected", "true");
+
+  await page.keyboard.press("Control+Shift+S");
+  await expect(page.getByRole("textbox", { name: "Link to this workspace" })).toHaveValue(/#v1e/);
+  watch.check();
+});
