@@ -36,7 +36,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "root", testIgnore: /subpath\.spec/, use: { baseURL: rootUrl } },
+    { name: "root", testIgnore: /(subpath|budgets)\.spec/, use: { baseURL: rootUrl } },
     { name: "subpath", testMatch: /subpath\.spec/, use: { baseURL: subpathUrl } },
+    // Timings are taken last, with nothing else running in the browser.
+    { name: "budgets", testMatch: /budgets\.spec/, dependencies: ["root", "subpath"], use: { baseURL: rootUrl } },
   ],
 });

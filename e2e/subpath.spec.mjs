@@ -22,7 +22,7 @@ test("the site works under a sub-path, including deep links", async ({ page, bas
   await shot(page, testInfo, "play");
 
   await open(page, "examples");
-  await page.getByRole("link", { name: "Open in the playground" }).click();
+  await page.locator('[data-example="tutorial"]').getByRole("link", { name: "Open in the playground" }).click();
   await expect(page).toHaveURL(new RegExp(`${base}play\\?example=tutorial$`));
   watch.check();
 });
