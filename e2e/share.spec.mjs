@@ -91,3 +91,38 @@ test("a link whose files carry script, onerror and javascript: links runs nothin
   expect(await page.locator('a[href^="javascript" i]').count()).toBe(0);
   watch.check();
 });
+
+test("a link over a different draft asks first, and either answer keeps the draft", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  const area = editor(page);
+  await area.focus();
+  await area.press("Control+End");
+  await page.keyboard.type("\nfirst edit\n");
+  await page.getByRole("button", { name: "Share" }).click();
+  const link = await page.getByRole("textbox", { name: "Link to this workspace" }).inputValue();
+  await page.keyboard.press("Escape");
+  await area.focus();
+  await area.press("Control+End");
+  await page.keyboard.type("second edit\n");
+  await expect(page.locator(".save-status")).toHaveText("Draft saved in this browser");
+  const draft = await area.inputValue();
+
+  await page.goto("about:blank");
+  await page.goto(link);
+  const ask = page.locator(".notice", { hasText: "This link holds a different version" });
+  await expect(ask).toBeVisible();
+  await expect(editor(page)).toHaveValue(draft);
+  await ask.getByRole("button", { name: "Keep my draft" }).click();
+  await expect(ask).toBeHidden();
+  await expect(editor(page)).toHaveValue(draft);
+
+  await page.goto("about:blank");
+  await page.goto(link);
+  await page.locator(".notice", { hasText: "This link holds a different version" }).getByRole("button", { name: "Open the link" }).click();
+  await expect(editor(page)).not.toHaveValue(draft);
+  await expect(editor(page)).toHaveValue(/first edit\n$/);
+  await page.locator(".notice", { hasText: "Your draft is kept aside" }).getByRole("button", { name: "Restore it" }).click();
+  await expect(editor(page)).toHaveValue(draft);
+  watch.check();
+});

@@ -117,11 +117,13 @@ struct PlayNotice {
     text: String,
     /// Offers the draft the crash banner set aside: restore it or delete it.
     offers_set_aside: bool,
+    /// Asks whether to open this link over the reader's draft.
+    offers_link: Option<Rc<Link>>,
 }
 
 impl PlayNotice {
     fn new(kind: NoticeKind, text: impl Into<String>) -> PlayNotice {
-        PlayNotice { kind, text: text.into(), offers_set_aside: false }
+        PlayNotice { kind, text: text.into(), offers_set_aside: false, offers_link: None }
     }
 }
 
@@ -157,43 +159,35 @@ fn restore(origin: &Origin) -> (Session, Option<PlayNotice>) {
     }
 }
 
-/// A session showing a link's workspace. A draft of the same example that differs from
-/// it is copied aside first, so whatever the reader does next cannot lose it.
+/// A session showing a link's workspace — unless the reader has a different draft of
+/// the same example: then the draft stays on screen and the reader is asked.
 fn open_link(origin: &Origin, link: &Link) -> (Session, Option<PlayNotice>) {
+    let key = draft_key(&origin.id);
+    let differs = load(&key).is_some_and(|text| {
+        decode_draft(&text)
+            .map_or(true, |d| *d.workspace != link.workspace && d.workspace != origin.pristine)
+    });
+    if differs {
+        let (draft, _) = restore(origin);
+        let notice = PlayNotice {
+            kind: NoticeKind::Info,
+            text: "This link holds a different version of this example than your draft, which \
+                   is still on screen. Open the link? Your draft is kept aside, to restore later."
+                .to_owned(),
+            offers_set_aside: false,
+            offers_link: Some(Rc::new(link.clone())),
+        };
+        return (draft, Some(notice));
+    }
+    (link_session(origin, link), Some(PlayNotice::new(NoticeKind::Info, "Opened from a link.")))
+}
+
+fn link_session(origin: &Origin, link: &Link) -> Session {
     let mut session = Session::new(Some(origin.id.clone()), link.workspace.clone());
     if let Some(open) = link.open.clone().filter(|f| link.workspace.file(f).is_some()) {
         session.open = Some(open);
     }
-    let key = draft_key(&origin.id);
-    let draft = load(&key).filter(|text| {
-        decode_draft(text)
-            .map_or(true, |d| *d.workspace != link.workspace && d.workspace != origin.pristine)
-    });
-    let Some(draft) = draft else {
-        return (session, Some(PlayNotice::new(NoticeKind::Info, "Opened from a link.")));
-    };
-    match save(&set_aside_key(&origin.id), &draft) {
-        Ok(()) => (
-            session,
-            Some(PlayNotice {
-                kind: NoticeKind::Info,
-                text: "Opened from a link. Your own draft of this example is kept aside in this \
-                       browser: restore it to go back to it."
-                    .to_owned(),
-                offers_set_aside: true,
-            }),
-        ),
-        Err(reason) => (
-            Session::new(Some(origin.id.clone()), (*origin.pristine).clone()),
-            Some(PlayNotice::new(
-                NoticeKind::Warning,
-                format!(
-                    "The link was not opened, because your draft of this example could not be \
-                     kept aside first ({reason}). Save your work elsewhere, then open the link again."
-                ),
-            )),
-        ),
-    }
+    session
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -248,14 +242,14 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 notices.push(PlayNotice::new(NoticeKind::Warning, text.clone()));
             }
             notices.extend(restored.1.clone());
-            let link_offers = restored.1.as_ref().is_some_and(|n| n.offers_set_aside);
-            if !link_offers && load(&set_aside_key(&origin.id)).is_some() {
+            if load(&set_aside_key(&origin.id)).is_some() {
                 notices.push(PlayNotice {
                     kind: NoticeKind::Info,
                     text: "A draft of this example was set aside when the page was reset after \
                            a crash."
                         .to_owned(),
                     offers_set_aside: true,
+                    offers_link: None,
                 });
             }
             notices
@@ -544,6 +538,46 @@ fn Playground(props: &PlaygroundProps) -> Html {
                         notices.set(kept);
                     })
                 };
+                let link_actions = notice.offers_link.clone().map(|link| {
+                    let open_it = {
+                        let (state, origin, notices) = (state.clone(), origin.clone(), notices.clone());
+                        let link = link.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            let mut kept = (*notices).clone();
+                            match save(&set_aside_key(&origin.id), &encode_draft(&state.0)) {
+                                Ok(()) => {
+                                    kept[i] = PlayNotice {
+                                        kind: NoticeKind::Info,
+                                        text: "Opened the link. Your draft is kept aside in this browser.".to_owned(),
+                                        offers_set_aside: true,
+                                        offers_link: None,
+                                    };
+                                    let session = link_session(&origin, &link);
+                                    state.dispatch(Action::Load { example: session.example, workspace: Rc::unwrap_or_clone(session.workspace), open: session.open });
+                                }
+                                Err(reason) => {
+                                    kept[i] = PlayNotice::new(NoticeKind::Warning, format!(
+                                        "The link was not opened: your draft could not be kept aside first ({reason})."
+                                    ));
+                                }
+                            }
+                            notices.set(kept);
+                        })
+                    };
+                    let keep = {
+                        let dismiss = dismiss.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            replace_fragment("");
+                            dismiss.emit(());
+                        })
+                    };
+                    html! {
+                        <span class="notice-actions">
+                            <button type="button" onclick={open_it}>{ "Open the link" }</button>
+                            <button type="button" onclick={keep}>{ "Keep my draft" }</button>
+                        </span>
+                    }
+                });
                 let actions = notice.offers_set_aside.then(|| {
                     let restore = {
                         let (state, origin, notices) = (state.clone(), origin.clone(), notices.clone());
@@ -577,6 +611,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 html! {
                     <Notice kind={notice.kind} on_dismiss={dismiss}>
                         { notice.text.clone() }
+                        { for link_actions }
                         { for actions }
                     </Notice>
                 }
