@@ -116,9 +116,10 @@ test("an unknown example falls back to the tutorial and says so", async ({ page 
   await expect(page.locator(".example-title")).toContainText("The tutorial's swap");
 });
 
-test("the editor is no keyboard trap: Tab moves on", async ({ page }) => {
+test("the editor is no keyboard trap: Escape then Tab moves on", async ({ page }) => {
   await open(page, "play");
   await editor(page).focus();
+  await page.keyboard.press("Escape");
   await page.keyboard.press("Tab");
   expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe("TEXTAREA");
 });

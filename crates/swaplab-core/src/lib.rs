@@ -5,8 +5,10 @@
 //! no network, no browser. The web app and the command line are thin shells around it.
 //! `clippy.toml` in this crate and a tidy test in `xtask` hold that line.
 
+pub mod archive;
 pub mod diagnostic;
 pub mod diff;
+pub mod highlight;
 pub mod layout;
 pub mod markdown;
 pub mod permalink;

@@ -3,13 +3,19 @@
 //! The web crate wraps [`Session`] in Yew's `Reducible`; everything the playground does
 //! to its state happens in [`Session::apply`], so it is testable without a browser.
 //! Encoding a draft is pure: storing it is the shell's job.
+//!
+//! Some actions can be refused (a file that already exists, a path that climbs out of
+//! its folder, an area that is full). A refused action changes nothing and never
+//! panics; [`check`] says why before a shell dispatches it, and [`Session::try_apply`]
+//! says why when it applies it.
 
 use std::fmt;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::workspace::{FileRef, Workspace};
+use crate::rasa::project::{MAX_FILE_BYTES, MAX_PROJECT_FILES};
+use crate::workspace::{Area, FileRef, Project, Workspace};
 
 /// The playground's whole state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,6 +52,198 @@ pub enum Action {
         /// The file to show, else the workspace's first file.
         open: Option<FileRef>,
     },
+    /// Create an empty file and open it. Refused when it exists, when its path breaks
+    /// the rules of [`path_problem`], or when its area already holds
+    /// [`MAX_PROJECT_FILES`] files.
+    AddFile {
+        /// The new file.
+        file: FileRef,
+    },
+    /// Move a file's text to a new path (in any area). Refused when `from` is missing or
+    /// `to` exists or is not a valid path. The open file follows.
+    Rename {
+        /// The file as it is named now.
+        from: FileRef,
+        /// Its new name.
+        to: FileRef,
+    },
+    /// Remove a file. When it is the open file, its neighbour in the tree opens.
+    Delete {
+        /// The file.
+        file: FileRef,
+    },
+    /// Load a project into one area: replacing the area's files, or merged over them.
+    /// Refused as a whole when any path is invalid, any text is over
+    /// [`MAX_FILE_BYTES`], or the area would hold more than [`MAX_PROJECT_FILES`].
+    Import {
+        /// The area the files go to.
+        area: Area,
+        /// Path inside the area → text.
+        files: Vec<(String, String)>,
+        /// Replace the area's files (`true`) or write these over them (`false`).
+        replace: bool,
+    },
+}
+
+/// Longest path a file may have, in bytes.
+pub const MAX_PATH_BYTES: usize = 1024;
+
+/// What is wrong with `path` as a file's path inside an area, if anything: it must be
+/// relative, `/`-separated, with no empty, `.` or `..` segment and no control character.
+pub fn path_problem(path: &str) -> Option<&'static str> {
+    let problem = if path.is_empty() {
+        "is empty"
+    } else if path.len() > MAX_PATH_BYTES {
+        "is longer than 1024 bytes"
+    } else if path.starts_with('/') {
+        "starts with “/”"
+    } else if path.ends_with('/') {
+        "ends with “/”, which names a folder"
+    } else if path.chars().any(char::is_control) {
+        "contains a control character"
+    } else if path.contains('\\') {
+        "contains “\\”: folders are separated by “/”"
+    } else if path.split('/').any(str::is_empty) {
+        "has an empty folder name (“//”)"
+    } else if path.split('/').any(|segment| segment == "..") {
+        "climbs out of its folder with “..”"
+    } else if path.split('/').any(|segment| segment == ".") {
+        "has a “.” folder"
+    } else {
+        return None;
+    };
+    Some(problem)
+}
+
+/// Why `action` would be refused on `workspace`, or `Ok` when [`Session::apply`] would
+/// carry it out. Pure: shells call it to show the reason before dispatching.
+pub fn check(workspace: &Workspace, action: &Action) -> Result<(), String> {
+    match action {
+        Action::Open(_) | Action::Edit { .. } | Action::Load { .. } => Ok(()),
+        Action::AddFile { file } => check_new_file(workspace, file, None),
+        Action::Rename { from, to } => {
+            if workspace.file(from).is_none() {
+                return Err(format!("{from} does not exist."));
+            }
+            if from == to {
+                return Ok(());
+            }
+            check_new_file(workspace, to, Some(from))
+        }
+        Action::Delete { file } => match workspace.file(file) {
+            Some(_) => Ok(()),
+            None => Err(format!("{file} does not exist.")),
+        },
+        Action::Import { area, files, replace } => {
+            check_import(workspace.area(*area), *area, files, *replace)
+        }
+    }
+}
+
+/// Why the first of `actions`, applied in order, would be refused, or `Ok` when all would
+/// be carried out. Checked on a copy of `workspace`: a shell that dispatches several
+/// actions for one gesture (an import into several areas) does all or none of them.
+pub fn check_all(workspace: &Workspace, actions: &[Action]) -> Result<(), String> {
+    let mut scratch = Session::new(None, workspace.clone());
+    actions.iter().try_for_each(|action| scratch.try_apply(action.clone()))
+}
+
+/// Whether `file` can be created, `renaming` (if any) being about to disappear.
+fn check_new_file(
+    workspace: &Workspace,
+    file: &FileRef,
+    renaming: Option<&FileRef>,
+) -> Result<(), String> {
+    if let Some(problem) = path_problem(&file.path) {
+        return Err(format!("“{}” {problem}.", file.path));
+    }
+    if workspace.file(file).is_some() {
+        return Err(format!("{file} already exists."));
+    }
+    let project = workspace.area(file.area);
+    let leaving = renaming.filter(|from| from.area == file.area).map(|from| from.path.as_str());
+    let folder = format!("{}/", file.path);
+    if project.files().any(|(path, _)| path.starts_with(&folder) && Some(path) != leaving) {
+        return Err(format!("{file} is a folder already."));
+    }
+    for ancestor in ancestors(&file.path) {
+        if project.file(ancestor).is_some() && Some(ancestor) != leaving {
+            return Err(format!(
+                "{}/{ancestor} is a file, so it cannot hold {}.",
+                file.area.prefix(),
+                file.file_name()
+            ));
+        }
+    }
+    if leaving.is_none() && project.len() >= MAX_PROJECT_FILES {
+        return Err(format!(
+            "{} already holds {} files, the most an area can hold.",
+            file.area.title(),
+            project.len()
+        ));
+    }
+    Ok(())
+}
+
+fn check_import(
+    project: &Project,
+    area: Area,
+    files: &[(String, String)],
+    replace: bool,
+) -> Result<(), String> {
+    if files.is_empty() {
+        return Err("There is nothing to import.".to_owned());
+    }
+    for (path, text) in files {
+        if let Some(problem) = path_problem(path) {
+            return Err(format!("The import's path “{path}” {problem}, so nothing was imported."));
+        }
+        if text.len() > MAX_FILE_BYTES {
+            return Err(format!(
+                "The import's file {path} is {} bytes, over the {MAX_FILE_BYTES}-byte limit, \
+                 so nothing was imported.",
+                text.len()
+            ));
+        }
+    }
+    // The paths the area would hold, as an area of empty files.
+    let mut merged = Workspace::default();
+    let kept = project.files().filter(|_| !replace).map(|(path, _)| path);
+    for path in kept.chain(files.iter().map(|(path, _)| path.as_str())) {
+        merged.set_file(&FileRef::new(area, path), "");
+    }
+    let merged = merged.area(area);
+    if merged.len() > MAX_PROJECT_FILES {
+        return Err(format!(
+            "{} would hold {} files, over the limit of {MAX_PROJECT_FILES}, so nothing was \
+             imported.",
+            area.title(),
+            merged.len()
+        ));
+    }
+    for (path, _) in merged.files() {
+        if let Some(ancestor) = ancestors(path).find(|a| merged.file(a).is_some()) {
+            return Err(format!(
+                "{}/{ancestor} would be both a file and a folder, so nothing was imported.",
+                area.prefix()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `a/b/c` → `a/b`, `a`.
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    path.char_indices().filter(|(_, c)| *c == '/').map(|(at, _)| &path[..at])
+}
+
+fn project_mut(workspace: &mut Workspace, area: Area) -> &mut Project {
+    match area {
+        Area::Before => &mut workspace.before,
+        Area::After => &mut workspace.after,
+        Area::Server => &mut workspace.server,
+        Area::Crm => &mut workspace.crm,
+    }
 }
 
 impl Session {
@@ -55,8 +253,16 @@ impl Session {
         Session { example, workspace: Rc::new(workspace), open, revision: 0 }
     }
 
-    /// Applies one action.
+    /// Applies one action. A refused action changes nothing: [`Session::try_apply`]
+    /// says why.
     pub fn apply(&mut self, action: Action) {
+        // Refusals are reported by `try_apply` and `check`; here they are no-ops.
+        let _ = self.try_apply(action);
+    }
+
+    /// Applies one action, or returns why it was refused (and changes nothing).
+    pub fn try_apply(&mut self, action: Action) -> Result<(), String> {
+        check(&self.workspace, &action)?;
         match action {
             Action::Open(file) => {
                 if self.workspace.file(&file).is_some() {
@@ -78,7 +284,59 @@ impl Session {
                 self.open = open;
                 self.revision += 1;
             }
+            Action::AddFile { file } => {
+                Rc::make_mut(&mut self.workspace).set_file(&file, String::new());
+                self.open = Some(file);
+                self.revision += 1;
+            }
+            Action::Rename { from, to } => {
+                if from != to {
+                    let workspace = Rc::make_mut(&mut self.workspace);
+                    let text = workspace.remove_file(&from).unwrap_or_default();
+                    workspace.set_file(&to, text);
+                    if self.open.as_ref() == Some(&from) {
+                        self.open = Some(to);
+                    }
+                    self.revision += 1;
+                }
+            }
+            Action::Delete { file } => {
+                if self.open.as_ref() == Some(&file) {
+                    self.open = self.neighbour(&file);
+                }
+                Rc::make_mut(&mut self.workspace).remove_file(&file);
+                self.open = self.open.take().or_else(|| self.workspace.first_file());
+                self.revision += 1;
+            }
+            Action::Import { area, files, replace } => {
+                let mut scratch = Workspace::default();
+                if !replace {
+                    *project_mut(&mut scratch, area) = self.workspace.area(area).clone();
+                }
+                // Later entries win: the imported files are written over the area's.
+                for (path, text) in files {
+                    scratch.set_file(&FileRef::new(area, path), text);
+                }
+                let project = std::mem::take(project_mut(&mut scratch, area));
+                if *self.workspace.area(area) != project {
+                    *project_mut(Rc::make_mut(&mut self.workspace), area) = project;
+                    self.revision += 1;
+                }
+                if self.open.as_ref().is_none_or(|open| self.workspace.file(open).is_none()) {
+                    self.open = self.workspace.first_file();
+                }
+            }
         }
+        Ok(())
+    }
+
+    /// The file to open instead of `file` when it goes: the next one in its area, else
+    /// the previous one.
+    fn neighbour(&self, file: &FileRef) -> Option<FileRef> {
+        let paths: Vec<&str> = self.workspace.area(file.area).files().map(|(p, _)| p).collect();
+        let at = paths.iter().position(|p| *p == file.path)?;
+        let next = paths.get(at + 1).or_else(|| at.checked_sub(1).and_then(|i| paths.get(i)));
+        next.map(|path| FileRef::new(file.area, *path))
     }
 
     /// The open file and its text.

@@ -2,10 +2,12 @@
 //!
 //! One module per core module, each with a `check` helper so that a new case is data.
 
+mod archive;
 mod corpus_config;
 mod corpus_skills;
 mod diagnostic;
 mod diff;
+mod highlight;
 mod markdown;
 mod permalink;
 mod proof;

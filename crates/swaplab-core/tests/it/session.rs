@@ -1,7 +1,12 @@
-//! The playground reducer and the draft format.
+//! The playground reducer (opening, editing, adding, renaming, deleting, importing) and
+//! the draft format.
 
+use std::rc::Rc;
+
+use swaplab_core::rasa::project::{MAX_FILE_BYTES, MAX_PROJECT_FILES};
 use swaplab_core::session::{
-    Action, DraftError, MAX_DRAFT_BYTES, Session, decode_draft, encode_draft,
+    Action, DraftError, MAX_DRAFT_BYTES, Session, check, check_all, decode_draft, encode_draft,
+    path_problem,
 };
 use swaplab_core::{Area, FileRef, Project, Workspace};
 
@@ -105,8 +110,283 @@ fn an_edit_leaves_the_previous_state_untouched() {
     assert_eq!(session.workspace.file(&skill(Area::Before)), Some("new"));
     session.apply(Action::Open(skill(Area::Before)));
     let opened = session.clone();
-    assert!(
-        std::rc::Rc::ptr_eq(&opened.workspace, &session.workspace),
-        "opening a file copies nothing"
+    assert!(Rc::ptr_eq(&opened.workspace, &session.workspace), "opening a file copies nothing");
+}
+
+// --- adding, renaming, deleting and importing files ---------------------------------------
+
+fn file(text: &str) -> FileRef {
+    FileRef::parse(text).expect("area/path")
+}
+
+/// Applies an action that must be refused: the reason starts with `reason`, `check`
+/// agrees, and the session is unchanged.
+fn refused(session: &mut Session, action: Action, reason: &str) {
+    let before = session.clone();
+    let checked = check(&session.workspace, &action).expect_err("check refuses it");
+    assert!(checked.starts_with(reason), "check: {checked:?} does not start with {reason:?}");
+    let error = session.try_apply(action.clone()).expect_err("refused");
+    assert!(error.starts_with(reason), "{error:?} does not start with {reason:?}");
+    assert_eq!(*session, before, "a refused action changes nothing");
+    session.apply(action);
+    assert_eq!(*session, before, "apply ignores a refused action");
+}
+
+#[test]
+fn adding_a_file_creates_it_empty_and_opens_it() {
+    let mut session = Session::new(None, workspace());
+    let new = file("before/skills/a/notes.md");
+    assert_eq!(check(&session.workspace, &Action::AddFile { file: new.clone() }), Ok(()));
+    session.try_apply(Action::AddFile { file: new.clone() }).unwrap();
+    assert_eq!(session.workspace.file(&new), Some(""));
+    assert_eq!(session.open, Some(new.clone()));
+    assert_eq!(session.revision, 1);
+    refused(
+        &mut session,
+        Action::AddFile { file: new },
+        "before/skills/a/notes.md already exists.",
     );
+}
+
+#[test]
+fn paths_follow_the_file_ref_rules() {
+    let mut session = Session::new(None, workspace());
+    for (path, reason) in [
+        ("", "“” is empty."),
+        ("../x", "“../x” climbs out of its folder with “..”."),
+        ("a/../../x", "“a/../../x” climbs out"),
+        ("/etc/passwd", "“/etc/passwd” starts with “/”."),
+        ("a//b", "“a//b” has an empty folder name"),
+        ("dir/", "“dir/” ends with “/”"),
+        ("./x", "“./x” has a “.” folder"),
+        ("a\\b", "“a\\b” contains “\\”"),
+        ("tab\there", "“tab\there” contains a control character"),
+    ] {
+        refused(&mut session, Action::AddFile { file: FileRef::new(Area::Crm, path) }, reason);
+    }
+    refused(
+        &mut session,
+        Action::AddFile { file: FileRef::new(Area::Crm, "x".repeat(1025)) },
+        "“xxx",
+    );
+    assert_eq!(path_problem("skills/a/skill.md"), None);
+    assert_eq!(path_problem("a name with spaces/ünïcode.yml"), None);
+}
+
+#[test]
+fn a_file_and_a_folder_cannot_share_a_name() {
+    let mut session = Session::new(None, workspace());
+    refused(
+        &mut session,
+        Action::AddFile { file: file("before/skills/a") },
+        "before/skills/a is a folder already.",
+    );
+    refused(
+        &mut session,
+        Action::AddFile { file: file("before/skills/a/skill.md/more.md") },
+        "before/skills/a/skill.md is a file, so it cannot hold more.md.",
+    );
+    // The same path in another area is another file.
+    session.apply(Action::AddFile { file: file("crm/skills/a") });
+    assert_eq!(session.workspace.file(&file("crm/skills/a")), Some(""));
+}
+
+#[test]
+fn an_area_holds_at_most_the_project_cap() {
+    let mut full = workspace();
+    for i in 1..MAX_PROJECT_FILES {
+        full.set_file(&FileRef::new(Area::Crm, format!("seed{i}.yml")), "");
+    }
+    let mut session = Session::new(None, full);
+    refused(
+        &mut session,
+        Action::AddFile { file: file("crm/one-more.yml") },
+        "Mock CRM already holds 2000 files, the most an area can hold.",
+    );
+    // Renaming inside a full area is fine; moving a file into it is not.
+    session
+        .try_apply(Action::Rename { from: file("crm/crm.yml"), to: file("crm/seed.yml") })
+        .unwrap();
+    refused(
+        &mut session,
+        Action::Rename { from: file("server/server.py"), to: file("crm/server.py") },
+        "Mock CRM already holds 2000 files",
+    );
+}
+
+#[test]
+fn renaming_moves_the_text_and_the_open_file_follows() {
+    let mut session = Session::new(None, workspace());
+    let (from, to) = (skill(Area::After), file("after/skills/b/skill.md"));
+    let text = session.workspace.file(&from).unwrap().to_owned();
+    session.try_apply(Action::Rename { from: from.clone(), to: to.clone() }).unwrap();
+    assert_eq!(session.workspace.file(&from), None);
+    assert_eq!(session.workspace.file(&to), Some(text.as_str()));
+    assert_eq!(session.open, Some(to.clone()), "the open file follows");
+    assert_eq!(session.revision, 1);
+
+    // A file that is not open moves without changing what is open.
+    session.apply(Action::Rename { from: file("server/server.py"), to: file("server/app.py") });
+    assert_eq!(session.open, Some(to.clone()));
+    assert_eq!(session.workspace.file(&file("server/app.py")), Some("# s\n"));
+
+    // Onto itself: nothing happens, nothing is refused.
+    session.try_apply(Action::Rename { from: to.clone(), to: to.clone() }).unwrap();
+    assert_eq!(session.revision, 2);
+    // A file can become a folder of the same name.
+    session
+        .try_apply(Action::Rename {
+            from: file("server/app.py"),
+            to: file("server/app.py/main.py"),
+        })
+        .unwrap();
+
+    refused(
+        &mut session,
+        Action::Rename { from: to.clone(), to: skill(Area::Before) },
+        "before/skills/a/skill.md already exists.",
+    );
+    refused(&mut session, Action::Rename { from: to, to: file("after/../x") }, "“../x” climbs out");
+    refused(
+        &mut session,
+        Action::Rename { from: file("after/nope"), to: file("after/x") },
+        "after/nope does not exist.",
+    );
+}
+
+#[test]
+fn deleting_the_open_file_opens_its_neighbour() {
+    let mut ws = workspace();
+    for path in ["a.yml", "b.yml", "c.yml"] {
+        ws.set_file(&FileRef::new(Area::Crm, path), path);
+    }
+    let mut session = Session::new(None, ws);
+    session.apply(Action::Open(file("crm/b.yml")));
+    session.try_apply(Action::Delete { file: file("crm/b.yml") }).unwrap();
+    assert_eq!(session.open, Some(file("crm/c.yml")), "the next file");
+    session.apply(Action::Open(file("crm/crm.yml")));
+    session.apply(Action::Delete { file: file("crm/crm.yml") });
+    assert_eq!(session.open, Some(file("crm/c.yml")), "the previous one at the end");
+    session.apply(Action::Delete { file: file("crm/a.yml") });
+    assert_eq!(session.open, Some(file("crm/c.yml")), "deleting another file keeps it open");
+    session.apply(Action::Delete { file: file("crm/c.yml") });
+    assert_eq!(session.open, Some(skill(Area::After)), "an empty area: the workspace's first file");
+    assert!(session.workspace.crm.is_empty());
+    assert_eq!(session.revision, 4);
+    refused(&mut session, Action::Delete { file: file("crm/c.yml") }, "crm/c.yml does not exist.");
+
+    let mut last = Session::new(None, Workspace::default());
+    last.apply(Action::AddFile { file: file("server/only.py") });
+    last.apply(Action::Delete { file: file("server/only.py") });
+    assert_eq!(last.open, None);
+}
+
+fn files(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter().map(|(p, t)| ((*p).to_owned(), (*t).to_owned())).collect()
+}
+
+#[test]
+fn importing_replaces_or_merges_one_area() {
+    let mut session = Session::new(None, workspace());
+    let project = files(&[("skills/b/skill.md", "b"), ("config.yml", "c")]);
+    session
+        .try_apply(Action::Import { area: Area::Before, files: project.clone(), replace: true })
+        .unwrap();
+    let before: Vec<&str> = session.workspace.before.files().map(|(p, _)| p).collect();
+    assert_eq!(before, ["config.yml", "skills/b/skill.md"]);
+    assert_eq!(session.workspace.after, workspace().after, "other areas are untouched");
+    assert_eq!(session.revision, 1);
+
+    session
+        .try_apply(Action::Import {
+            area: Area::After,
+            files: files(&[("skills/a/skill.md", "new"), ("extra.yml", "e")]),
+            replace: false,
+        })
+        .unwrap();
+    let after: Vec<(&str, &str)> = session.workspace.after.files().collect();
+    assert_eq!(after, [("extra.yml", "e"), ("skills/a/skill.md", "new")], "imported files win");
+
+    // The same import again changes nothing.
+    session.apply(Action::Import { area: Area::Before, files: project, replace: true });
+    assert_eq!(session.revision, 2);
+}
+
+#[test]
+fn an_import_that_drops_the_open_file_opens_the_first_one() {
+    let mut session = Session::new(None, workspace());
+    session.apply(Action::Open(file("server/server.py")));
+    session.apply(Action::Import {
+        area: Area::Server,
+        files: files(&[("app.py", "x")]),
+        replace: true,
+    });
+    assert_eq!(session.open, Some(skill(Area::After)));
+    let mut empty = Session::new(None, Workspace::default());
+    empty.apply(Action::Import {
+        area: Area::Crm,
+        files: files(&[("crm.yml", "")]),
+        replace: true,
+    });
+    assert_eq!(empty.open, Some(file("crm/crm.yml")));
+}
+
+#[test]
+fn a_bad_import_is_refused_whole() {
+    let mut session = Session::new(None, workspace());
+    let import = |list: &[(&str, &str)], replace| Action::Import {
+        area: Area::Before,
+        files: files(list),
+        replace,
+    };
+    refused(
+        &mut session,
+        import(&[("ok.yml", ""), ("../x", "")], true),
+        "The import's path “../x” climbs out",
+    );
+    refused(&mut session, import(&[], true), "There is nothing to import.");
+    refused(
+        &mut session,
+        import(&[("a", ""), ("a/b", "")], true),
+        "before/a would be both a file and a folder",
+    );
+    refused(
+        &mut session,
+        import(&[("skills/a/skill.md/x", "")], false),
+        "before/skills/a/skill.md would be both",
+    );
+    let big = "x".repeat(MAX_FILE_BYTES + 1);
+    refused(
+        &mut session,
+        Action::Import { area: Area::Before, files: vec![("big".into(), big)], replace: true },
+        "The import's file big is 1048577 bytes, over the 1048576-byte limit",
+    );
+    let many: Vec<(String, String)> =
+        (0..=MAX_PROJECT_FILES).map(|i| (format!("f{i}"), String::new())).collect();
+    refused(
+        &mut session,
+        Action::Import { area: Area::Before, files: many.clone(), replace: true },
+        "Before the swap would hold 2001 files, over the limit of 2000",
+    );
+    // Merged: the area's own file counts too.
+    let at_cap = many[..MAX_PROJECT_FILES].to_vec();
+    refused(
+        &mut session,
+        Action::Import { area: Area::Before, files: at_cap.clone(), replace: false },
+        "Before the swap would hold 2001 files",
+    );
+    session.try_apply(Action::Import { area: Area::Before, files: at_cap, replace: true }).unwrap();
+}
+
+#[test]
+fn several_actions_are_checked_together_on_a_copy() {
+    let session = Session::new(None, workspace());
+    let add = |path: &str| Action::AddFile { file: file(path) };
+    assert_eq!(check_all(&session.workspace, &[add("crm/a.yml"), add("crm/b.yml")]), Ok(()));
+    // The second refusal only exists once the first action has applied.
+    assert_eq!(
+        check_all(&session.workspace, &[add("crm/a.yml"), add("crm/a.yml")]),
+        Err("crm/a.yml already exists.".to_owned())
+    );
+    assert_eq!(session.workspace, Rc::new(workspace()), "nothing is applied");
 }

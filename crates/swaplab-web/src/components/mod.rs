@@ -1,14 +1,16 @@
-//! Reusable pieces of the interface: header, markdown, file tree, editor, diff, notices.
+//! Reusable pieces of the interface: header, markdown, file tree (with its import
+//! panel), editor, diff, notices.
 
 mod diff_view;
 mod editor;
 mod file_tree;
 mod header;
+mod import;
 mod markdown;
 mod notice;
 
 pub use diff_view::DiffView;
-pub use editor::Editor;
+pub use editor::{Editor, EditorDiagnostic, EditorProps};
 pub use file_tree::{FileStatus, FileTree};
 pub use header::Header;
 pub use markdown::{Markdown, MarkdownProps};

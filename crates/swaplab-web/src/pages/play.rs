@@ -21,7 +21,7 @@ use crate::browser::{
     DAMAGED_SUFFIX, draft_key, fragment, load, now_ms, record_timing, remove, replace_fragment,
     save, set_aside_key, url_with_fragment,
 };
-use crate::components::{Editor, FileStatus, FileTree, Notice, NoticeKind};
+use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, Notice, NoticeKind};
 use crate::panes::{Analysis, Goto, ResultsPanel, Shared};
 use crate::state::PlayState;
 
@@ -372,6 +372,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     state.dispatch(Action::Edit { file: file.clone(), text });
                 })
             };
+            let editor_diagnostics: Vec<EditorDiagnostic> =
+                analysis.diagnostics_for(&file).into_iter().map(EditorDiagnostic::from).collect();
             let pristine_text = origin.pristine.file(&file).map(str::to_owned);
             let edited = pristine_text.as_deref() != Some(text.as_str());
             let revert = pristine_text.filter(|_| edited).map(|original| {
@@ -393,7 +395,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
                             <button type="button" class="link-button" onclick={revert}>{ "Revert this file" }</button>
                         }
                     </header>
-                    <Editor text={AttrValue::from(text)} label={format!("Contents of {file}")} {on_change} focus_line={*goto} />
+                    <Editor text={AttrValue::from(text)} label={format!("Contents of {file}")} {on_change} focus_line={*goto}
+                            path={file.to_string()} diagnostics={editor_diagnostics} />
                 </section>
             }
         }
@@ -617,7 +620,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 }
             }) }
             <div class="play-grid">
-                <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} />
+                <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} on_action={state.dispatcher().to_callback()} />
                 { editor }
                 <ResultsPanel analysis={(*analysis).clone()} stale={analysis.revision != state.0.revision}
                               workspace={workspace.clone()} changes={changes} open={state.0.open.clone()} on_open={on_open.clone()} {on_goto} />

@@ -4,11 +4,12 @@
 
 use std::rc::Rc;
 
-use swaplab_core::Workspace;
+use swaplab_core::diagnostic::Diagnostic;
 use swaplab_core::proof::{Proof, prove_with};
 use swaplab_core::review::{Review, review_with};
 use swaplab_core::semantic::{SemanticChange, semantic_changes};
 use swaplab_core::sim::Simulation;
+use swaplab_core::{Area, FileRef, Workspace};
 
 /// One workspace, analysed.
 pub struct Analysis {
@@ -25,6 +26,25 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Every finding about one file of the workspace: the project it belongs to, the
+    /// server file, the CRM seed or a conversation script.
+    pub fn diagnostics_for(&self, file: &FileRef) -> Vec<&Diagnostic> {
+        let report = &self.sim.report;
+        let found: Vec<&Diagnostic> = match file.area {
+            Area::Before => report.before.diagnostics.iter().collect(),
+            Area::After => report.after.diagnostics.iter().collect(),
+            Area::Server => report.server.iter().flat_map(|s| s.diagnostics.iter()).collect(),
+            Area::Crm => self
+                .sim
+                .seed
+                .diagnostics
+                .iter()
+                .chain(self.sim.scripts.iter().flat_map(|s| s.diagnostics.iter()))
+                .collect(),
+        };
+        found.into_iter().filter(|d| d.file == file.path).collect()
+    }
+
     /// Analyses a workspace.
     pub fn of(workspace: &Workspace, revision: u64) -> Analysis {
         let sim = Simulation::new(workspace);

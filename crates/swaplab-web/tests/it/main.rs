@@ -5,6 +5,7 @@
 
 mod browser;
 mod core_in_wasm;
+mod editor;
 mod render;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
