@@ -103,3 +103,17 @@ test("the tools pane sends a tools/call and shows what the model would see", asy
   await expect(pane.locator(".requests")).toContainText("GET /crm/v3/objects/contacts/701/associations/tickets");
   watch.check();
 });
+
+test("the diff pane shows the semantic summary and the file side by side", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await tab(page, "Diff").click();
+  const pane = page.locator(".diff-pane");
+  await expect(pane.locator(".semantic")).toContainText("argument `contact_id` added");
+  await pane.getByRole("checkbox", { name: "side by side" }).check();
+  const table = pane.locator("table.diff.side-by-side");
+  await expect(table).toBeVisible();
+  await expect(table.locator("td.text.added")).toContainText(["mcp/hubspot_crm:list_open_tickets"]);
+  await shot(page, testInfo, "diff-side-by-side");
+  watch.check();
+});

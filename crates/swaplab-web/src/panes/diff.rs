@@ -33,6 +33,7 @@ pub struct DiffPaneProps {
 pub fn DiffPane(props: &DiffPaneProps) -> Html {
     let changes: Vec<&FileChange> =
         props.changes.iter().filter(|c| c.status != ChangeStatus::Unchanged).collect();
+    let two_columns = use_state(|| false);
     let file_diff = use_memo((props.workspace.clone(), props.open.clone()), |(ws, open)| {
         let open = open.as_ref().filter(|f| matches!(f.area, Area::Before | Area::After))?;
         let old = ws.before.file(&open.path);
@@ -82,8 +83,15 @@ pub fn DiffPane(props: &DiffPaneProps) -> Html {
                             if diff.is_empty() {
                                 <p class="muted">{ "This file is the same before and after the swap." }</p>
                             } else {
-                                <p class="meta">{ format!("{} line(s) added, {} removed", diff.added, diff.removed) }</p>
-                                <DiffView diff={diff} />
+                                <p class="meta">
+                                    { format!("{} line(s) added, {} removed ", diff.added, diff.removed) }
+                                    <label class="view-toggle">
+                                        <input type="checkbox" checked={*two_columns}
+                                               onchange={let t = two_columns.clone(); move |_| t.set(!*t)} />
+                                        { " side by side" }
+                                    </label>
+                                </p>
+                                <DiffView diff={diff} side_by_side={*two_columns} />
                             }
                         </div>
                     }
