@@ -5,40 +5,17 @@
 #![allow(clippy::disallowed_methods)]
 
 use std::hint::black_box;
-use std::path::Path;
+
+#[path = "support/tutorial.rs"]
+mod tutorial;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use swaplab_core::proof::{prove, prove_with};
 use swaplab_core::review::{review, review_with};
 use swaplab_core::sim::Simulation;
-use swaplab_core::{FileRef, Workspace};
-
-fn tutorial() -> Workspace {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/examples/tutorial");
-    let mut workspace = Workspace::default();
-    let mut pending = vec![root.clone()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("example folder").filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                let relative = path
-                    .strip_prefix(&root)
-                    .expect("under root")
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                if let Some(file) = FileRef::parse(&relative) {
-                    workspace.set_file(&file, text);
-                }
-            }
-        }
-    }
-    workspace
-}
 
 fn checks(c: &mut Criterion) {
-    let workspace = tutorial();
+    let workspace = tutorial::tutorial();
     c.bench_function("prove + review + attack: default workspace, each from the files", |b| {
         b.iter(|| {
             black_box(prove(black_box(&workspace)));

@@ -5,38 +5,16 @@
 #![allow(clippy::disallowed_methods)]
 
 use std::hint::black_box;
-use std::path::Path;
+
+#[path = "support/tutorial.rs"]
+mod tutorial;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use swaplab_core::FileRef;
 use swaplab_core::permalink::{Link, decode, encode};
-use swaplab_core::{FileRef, Workspace};
-
-fn tutorial() -> Workspace {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/examples/tutorial");
-    let mut workspace = Workspace::default();
-    let mut pending = vec![root.clone()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("example folder").filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                let relative = path
-                    .strip_prefix(&root)
-                    .expect("under root")
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                if let Some(file) = FileRef::parse(&relative) {
-                    workspace.set_file(&file, text);
-                }
-            }
-        }
-    }
-    workspace
-}
 
 fn permalink(c: &mut Criterion) {
-    let pristine = tutorial();
+    let pristine = tutorial::tutorial();
     let mut workspace = pristine.clone();
     let file = FileRef::parse("after/skills/log_interaction/skill.md").expect("a file ref");
     let text = workspace.file(&file).expect("the tutorial's skill").replacen(
@@ -59,7 +37,7 @@ fn permalink(c: &mut Criterion) {
 }
 
 fn permalink_full(c: &mut Criterion) {
-    let mut workspace = tutorial();
+    let mut workspace = tutorial::tutorial();
     let file = FileRef::parse("after/skills/log_interaction/skill.md").expect("a file ref");
     let text = workspace.file(&file).expect("the tutorial's skill").replacen("short", "brief", 1);
     workspace.set_file(&file, text);

@@ -5,40 +5,17 @@
 #![allow(clippy::disallowed_methods)]
 
 use std::hint::black_box;
-use std::path::Path;
+
+#[path = "support/tutorial.rs"]
+mod tutorial;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use swaplab_core::sim::attack::attack;
 use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
 use swaplab_core::sim::{Side, Simulation};
-use swaplab_core::{FileRef, Workspace};
-
-fn tutorial() -> Workspace {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../content/examples/tutorial");
-    let mut workspace = Workspace::default();
-    let mut pending = vec![root.clone()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).expect("example folder").filter_map(Result::ok) {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                let relative = path
-                    .strip_prefix(&root)
-                    .expect("under root")
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                if let Some(file) = FileRef::parse(&relative) {
-                    workspace.set_file(&file, text);
-                }
-            }
-        }
-    }
-    workspace
-}
 
 fn attack_default_workspace(c: &mut Criterion) {
-    let workspace = tutorial();
+    let workspace = tutorial::tutorial();
     let sim = Simulation::new(&workspace);
     c.bench_function("attack: before and after, default workspace (agents started)", |b| {
         b.iter(|| black_box(sim.attack(&Default::default())));
@@ -50,7 +27,7 @@ fn attack_default_workspace(c: &mut Criterion) {
 }
 
 fn conversation(c: &mut Criterion) {
-    let workspace = tutorial();
+    let workspace = tutorial::tutorial();
     let sim = Simulation::new(&workspace);
     let after = sim.start(Side::After).expect("starts");
     let options = RunOptions { policy: Policy::Confused, answers: Vec::new() };

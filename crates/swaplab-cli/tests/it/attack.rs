@@ -1,7 +1,7 @@
 //! `swaplab attack`: the tutorial's swap lets the caller read and write another
 //! customer's records; the project before it does not. Text and JSON are golden files.
 
-use crate::tools::golden;
+use crate::golden;
 use crate::{stderr, stdout, swaplab};
 
 #[test]

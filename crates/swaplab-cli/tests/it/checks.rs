@@ -5,28 +5,9 @@
 //! Golden files live in `tests/golden/`. After an intended change, rerun with
 //! `SWAPLAB_BLESS=1 cargo test -p swaplab-cli` to rewrite them, and read the diff.
 
+use crate::{golden, stdout, swaplab};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn swaplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swaplab")).args(args).output().expect("the binary runs")
-}
-
-fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
-    if std::env::var_os("SWAPLAB_BLESS").is_some() {
-        std::fs::write(&path, actual).expect("write golden file");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{}: {e} (run with SWAPLAB_BLESS=1 to create it)", path.display())
-    });
-    assert!(expected == actual, "{} differs from the output:\n{actual}", path.display());
-}
-
-fn text(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use std::process::Output;
 
 /// The tutorial exported to a scratch folder, with one edit applied to `area/path`.
 fn variant(name: &str, file: &str, from: &str, to: &str) -> PathBuf {
@@ -66,20 +47,20 @@ fn run(command: &str, dir: &Path) -> Output {
 fn prove_prints_the_seeds_proof_and_exits_0() {
     let output = swaplab(&["prove", "--example", "tutorial"]);
     assert_eq!(output.status.code(), Some(0));
-    golden("prove.txt", &text(&output));
+    golden("prove.txt", &stdout(&output));
     let json = swaplab(&["prove", "--example", "tutorial", "--json"]);
     assert_eq!(json.status.code(), Some(0));
-    golden("prove.json", &text(&json));
+    golden("prove.json", &stdout(&json));
 }
 
 #[test]
 fn review_of_the_as_shipped_swap_fails_with_its_evidence() {
     let output = swaplab(&["review", "--example", "tutorial"]);
     assert_eq!(output.status.code(), Some(1));
-    golden("review.txt", &text(&output));
+    golden("review.txt", &stdout(&output));
     let json = swaplab(&["review", "--example", "tutorial", "--json"]);
     assert_eq!(json.status.code(), Some(1));
-    golden("review.json", &text(&json));
+    golden("review.json", &stdout(&json));
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(value["passed"], false);
     assert_eq!(value["failed"], 8);
@@ -96,7 +77,7 @@ fn the_moved_confirmation_passes_the_proof_and_fails_the_review() {
     assert_eq!(run("prove", &dir).status.code(), Some(0));
     let review = run("review", &dir);
     assert_eq!(review.status.code(), Some(1));
-    let out = text(&review);
+    let out = stdout(&review);
     assert!(
         out.contains(
             "constraint `requires_confirmation` moved from add_timeline_note to list_open_tickets"
@@ -121,8 +102,8 @@ fn a_dict_return_fails_the_proof_and_the_review_says_what_the_model_sees() {
     );
     let prove = run("prove", &dir);
     assert_eq!(prove.status.code(), Some(1));
-    assert!(text(&prove).contains("  ✗ result is structured, not text blocks"));
-    let review = text(&run("review", &dir));
+    assert!(stdout(&prove).contains("  ✗ result is structured, not text blocks"));
+    let review = stdout(&run("review", &dir));
     assert!(review.contains("find_contact_by_email publishes no outputSchema (`-> dict`), so the model sees `[{\"type\": \"text\""), "{review}");
 }
 
@@ -136,8 +117,8 @@ fn a_renamed_import_fails_the_proof_and_the_review_shows_the_start_up_error() {
     );
     let prove = run("prove", &dir);
     assert_eq!(prove.status.code(), Some(1));
-    assert!(text(&prove).contains("  ✗ server exposes list_tickets"));
-    let review = text(&run("review", &dir));
+    assert!(stdout(&prove).contains("  ✗ server exposes list_tickets"));
+    let review = stdout(&run("review", &dir));
     assert!(review.contains(
         "Rasa would not start the agent (runtime): MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'."
     ));
@@ -155,8 +136,8 @@ fn errors_exit_2_with_a_message() {
 #[test]
 fn parse_of_the_tutorial_workspace_matches_its_snapshots() {
     let output = swaplab(&["parse", "--example", "tutorial"]);
-    golden("parse.txt", &text(&output));
+    golden("parse.txt", &stdout(&output));
     let json = swaplab(&["parse", "--example", "tutorial", "--json"]);
-    golden("parse.json", &text(&json));
+    golden("parse.json", &stdout(&json));
     assert_eq!(output.status.code(), json.status.code());
 }

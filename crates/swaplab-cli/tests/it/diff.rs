@@ -12,54 +12,7 @@
 //!
 //! and review the golden files' diff before committing it.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn swaplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_swaplab")).args(args).output().expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// Compares `actual` with the golden file `name`, or rewrites it when `SWAPLAB_BLESS=1`.
-fn golden(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
-    if std::env::var_os("SWAPLAB_BLESS").is_some_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-        std::fs::write(&path, actual).expect("write the golden file");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|error| {
-        panic!("{}: {error}; run with SWAPLAB_BLESS=1 to create it", path.display())
-    });
-    if expected != actual {
-        let line = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{} differs from the output at line {}:\n  golden: {:?}\n  actual: {:?}\n\
-             Run with SWAPLAB_BLESS=1 to accept the new output.",
-            path.display(),
-            line + 1,
-            expected.lines().nth(line),
-            actual.lines().nth(line)
-        );
-    }
-}
+use crate::{golden, scratch, stderr, stdout, swaplab};
 
 #[test]
 fn the_tutorial_diff_matches_its_golden_text() {

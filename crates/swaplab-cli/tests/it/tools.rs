@@ -6,36 +6,7 @@ use std::path::PathBuf;
 use swaplab_core::sim::Simulation;
 use swaplab_core::sim::json;
 
-use crate::{stderr, stdout, swaplab};
-
-/// Compares `actual` with `tests/golden/<name>` exactly; with `SWAPLAB_BLESS=1` writes
-/// it instead.
-pub fn golden(name: &str, actual: &str) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
-    if std::env::var_os("SWAPLAB_BLESS").is_some_and(|v| v == "1") {
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
-        std::fs::write(&path, actual).expect("write the golden file");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|error| {
-        panic!("{}: {error}; run with SWAPLAB_BLESS=1 to write it", path.display())
-    });
-    if expected != actual {
-        let first = expected
-            .lines()
-            .zip(actual.lines())
-            .position(|(e, a)| e != a)
-            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
-        panic!(
-            "{} differs from the output at line {}:\n  golden: {:?}\n  output: {:?}\n\
-             (run with SWAPLAB_BLESS=1 to accept the output)\n--- output ---\n{actual}",
-            path.display(),
-            first + 1,
-            expected.lines().nth(first),
-            actual.lines().nth(first),
-        );
-    }
-}
+use crate::{golden, stderr, stdout, swaplab};
 
 /// The built-in tutorial, as the binary reads it.
 pub fn tutorial() -> swaplab_core::Workspace {
