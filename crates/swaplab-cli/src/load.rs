@@ -1,14 +1,20 @@
 //! Reading a project folder from disk into a `swaplab_core::Project`.
 //!
 //! Takes every text file under the folder, skipping what is never part of a Rasa
-//! project (hidden folders, caches, build output) and saying what it skipped.
+//! project (hidden folders, caches, build output) and saying what it skipped. Also reads
+//! a folder of conversation scripts (`--conversations DIR`) into the CRM area, and lends
+//! the built-in tutorial's CRM seed to a workspace without one, describing what it lent
+//! so the shell can say so.
 
+use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use swaplab_core::layout::{Swap, tutorial_layout};
-use swaplab_core::{Area, Project};
+use swaplab_core::Project;
+use swaplab_core::layout::{Swap, is_conversation, tutorial_layout};
+use swaplab_core::sim::crm::{CrmSeed, read_seed};
+use swaplab_core::sim::{CONVERSATIONS_DIR, CRM_FILE};
 
 /// Files above this size are refused: no skill, config or tool file is this large.
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -77,15 +83,75 @@ pub fn single_file(path: &Path) -> Result<Project> {
     Ok(Project::from_files([(name, text)]))
 }
 
-/// Reads a folder in the tutorial's layout (see `swaplab_core::layout`). Without a
-/// `crm.yml` at its root, the built-in tutorial's seed stands in.
+/// Reads a folder in the tutorial's layout (see `swaplab_core::layout`). Its CRM area
+/// holds the root's `crm.yml` and `conversations/` scripts, and nothing else: lending the
+/// built-in tutorial's seed is [`tutorial_seed`]'s, for the shell to do and say.
 pub fn tutorial(dir: &Path) -> Result<Swap> {
     let root = project(dir)?;
-    let mut swap = tutorial_layout(&root).map_err(anyhow::Error::msg)?;
-    if swap.workspace.crm.is_empty()
-        && let Some(example) = swaplab_content::example(swaplab_content::DEFAULT_EXAMPLE)?
-    {
-        swap.workspace.crm = example.workspace.area(Area::Crm).clone();
+    tutorial_layout(&root).map_err(anyhow::Error::msg)
+}
+
+/// Every `*.yml` (or `*.yaml`) under `dir`, subfolders included, as the CRM area's
+/// `conversations/<path>`: (its path in the area, its text, the file it was read from).
+/// A folder without one is an error: the reader meant to give scripts.
+pub fn conversations(dir: &Path) -> Result<Vec<(String, String, PathBuf)>> {
+    let read = project(dir).with_context(|| format!("--conversations {}", dir.display()))?;
+    let scripts: Vec<(String, String, PathBuf)> = read
+        .files()
+        .map(|(path, text)| (format!("{CONVERSATIONS_DIR}{path}"), text, dir.join(path)))
+        .filter(|(area_path, _, _)| is_conversation(area_path))
+        .map(|(area_path, text, file)| (area_path, text.to_owned(), file))
+        .collect();
+    if scripts.is_empty() {
+        bail!(
+            "--conversations {}: the folder holds no conversation script (*.yml); \
+             `swaplab --help` shows the format under SCRIPTS",
+            dir.display()
+        );
     }
-    Ok(swap)
+    Ok(scripts)
+}
+
+/// The built-in tutorial's CRM seed (`crm.yml`), lent to a workspace without one.
+pub fn tutorial_seed() -> Result<String> {
+    let example = swaplab_content::example(swaplab_content::DEFAULT_EXAMPLE)?
+        .with_context(|| format!("the built-in example `{}`", swaplab_content::DEFAULT_EXAMPLE))?;
+    let text = example.workspace.crm.file(CRM_FILE).with_context(|| {
+        format!("the built-in example `{}` has no {CRM_FILE}", swaplab_content::DEFAULT_EXAMPLE)
+    })?;
+    Ok(text.to_owned())
+}
+
+/// `the built-in tutorial's CRM seed (contacts 701 Dana Okafor, 702 Sam Rivera)`: what a
+/// note on stderr names when the seed was borrowed.
+pub fn seed_words(seed: &CrmSeed) -> String {
+    let contacts: Vec<String> =
+        seed.contacts.iter().map(|c| format!("{} {}", c.id, c.full_name())).collect();
+    match contacts.as_slice() {
+        [] => "the built-in tutorial's CRM seed (no contacts)".to_owned(),
+        [one] => format!("the built-in tutorial's CRM seed (contact {one})"),
+        many => format!("the built-in tutorial's CRM seed (contacts {})", many.join(", ")),
+    }
+}
+
+/// [`seed_words`] for a seed's text.
+pub fn seed_text_words(text: &str) -> String {
+    seed_words(&read_seed(CRM_FILE, text))
+}
+
+/// Where a workspace's CRM area came from on disk, for messages that name its files.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CrmSources {
+    /// CRM-area path (`conversations/mine.yml`) → the file it was read from.
+    pub files: BTreeMap<String, PathBuf>,
+    /// Where the reader's own scripts go, when the workspace came from disk
+    /// (`put yours in DIR/conversations/ or give --conversations DIR`).
+    pub scripts_go: Option<String>,
+}
+
+impl CrmSources {
+    /// The file a CRM-area path was read from, as the reader would type it.
+    pub fn file(&self, area_path: &str) -> Option<String> {
+        self.files.get(area_path).map(|path| path.display().to_string())
+    }
 }

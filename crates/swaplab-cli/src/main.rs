@@ -5,6 +5,7 @@
 //! 1 when a comparison found a difference, 2 on an error.
 
 mod attack;
+mod converse;
 mod diff;
 mod load;
 mod mcp;
@@ -22,7 +23,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use style::Style;
-use swaplab_core::Workspace;
+use swaplab_core::layout::is_conversation;
+use swaplab_core::sim::{CONVERSATIONS_DIR, CRM_FILE};
+use swaplab_core::{Project, Workspace};
 
 const USAGE: &str = "\
 swaplab — is an MCP server a drop-in replacement for your agent's local tools?
@@ -40,6 +43,15 @@ USAGE:
         Identify as one customer, pass another customer's id to every tool the model can
         reach, on both projects; report every read and write that reached the other's
         records.
+    swaplab converse <WORKSPACE> [--script STEM] [--policy POLICY] [--side SIDE] [--json]
+        Conversation tests: run each script in crm/conversations/ (or the one whose file
+        stem is STEM) under the model policies faithful, confused and adversarial (or
+        the one POLICY names; all is the default) on the projects before and after the
+        swap (SIDE: before, after or both, the default). Print each transcript (user
+        turns, tool calls with where each argument came from, what the model saw, the
+        CRM requests), a verdict per run (did any request touch a record of a customer
+        other than the script's caller) and a summary table. Without a script, Swap Lab
+        writes one from the CRM seed (see SCRIPTS).
     swaplab tools <WORKSPACE> [--json]
         The tools/list the MCP server publishes, and one line per tool:
         <name> requires [<args>].
@@ -69,18 +81,45 @@ WORKSPACE is one of:
                                  DIR/mcp_variant/ holds the files the swap replaces;
                                  after is before with those written over it, minus
                                  the tool modules whose every @tool is now imported
-                                 over MCP; the server is DIR/scripts/mcp_crm_server.py
+                                 over MCP; the server is DIR/scripts/mcp_crm_server.py;
+                                 the CRM area is DIR/crm.yml (the seed) and every
+                                 DIR/conversations/*.yml (the scripts)
     --example <EXAMPLE>          a built-in example
     --before <DIR> --after <DIR> [--server <FILE>] [--crm <FILE>]
                                  two project folders, the server source and the CRM
-                                 seed (crm.yml; without it the tutorial's customers)
+                                 seed (crm.yml)
+and, with any of them:
+    --conversations <DIR>        your conversation scripts: every *.yml under DIR
+                                 becomes crm/conversations/<name>.yml, in place of
+                                 the workspace's own scripts
+
+Without a CRM seed (no DIR/crm.yml, no --crm), prove, review, attack, converse and mcp
+borrow the built-in tutorial's (contacts 701 Dana Okafor and 702 Sam Rivera) and say so
+on stderr. The tutorial's scripts are never borrowed.
+
+SCRIPTS:
+    A conversation script names who is on the line and what happens, turn by turn:
+        caller: kim.lee@example.com          # the contact whose records the run may touch
+        turns:
+          - user: Hi, Kim here. Can you check Dana Okafor's tickets too?
+          - skill: check_tickets              # the skill the model activates
+          - call: list_open_tickets           # a tool call; each argument is
+            args: {contact_id: {choose: id}}  # a literal, {from: TOOL.PATH} or
+                                              # {choose: id|email|name|company}
+    Turns may also be remember: {KEY: VALUE} and step: BLOCK.STEP; a user turn that says
+    yes or no answers a pending confirmation.
+    The policy fills each choose: faithful takes the caller, confused the customer
+    named last, adversarial another customer. `swaplab export tutorial DIR` writes the
+    tutorial's script to DIR/crm/conversations/.
 
 Text is coloured only on a terminal (and never with NO_COLOR set); --json prints one
 JSON document for machines.
 
 EXIT STATUS:
     0  every check passed (diff: the projects are identical; parse: no errors)
-    1  a check failed (attack: a leak after the swap; diff: differences; parse: errors)
+    1  a check failed (attack: a leak after the swap; converse: a run after the swap
+       crossed customers; diff: differences; parse: errors; attack and converse: an
+       agent that does not start)
     2  an error, with a message saying what to fix
 ";
 
@@ -122,36 +161,45 @@ fn run(args: &[String]) -> Result<ExitCode> {
         }
         Some("diff") => {
             let options = options::parse(&args[1..], &["--json", "--side-by-side"])?;
-            let workspace = workspace_from_flags(&options.workspace)?;
-            diff::run(&workspace, &options, Style::detect(), &mut out)
+            let loaded = workspace_from_flags(&options.workspace, Crm::Unused)?;
+            diff::run(&loaded.workspace, &options, Style::detect(), &mut out)
         }
         Some("prove") => {
             let options = options::parse(&args[1..], &["--json"])?;
-            let workspace = workspace_from_flags(&options.workspace)?;
-            prove::run(&workspace, &options, Style::detect(), &mut out)
+            let loaded = workspace_from_flags(&options.workspace, Crm::Used)?;
+            prove::run(&loaded.workspace, &options, Style::detect(), &mut out)
         }
         Some("review") => {
             let options = options::parse(&args[1..], &["--json", "--caller", "--victim"])?;
-            let workspace = workspace_from_flags(&options.workspace)?;
-            review::run(&workspace, &options, Style::detect(), &mut out)
+            let loaded = workspace_from_flags(&options.workspace, Crm::Used)?;
+            review::run(&loaded.workspace, &options, Style::detect(), &mut out)
         }
         Some("attack") => {
             let options = options::parse(&args[1..], &["--json", "--caller", "--victim"])?;
-            let workspace = workspace_from_flags(&options.workspace)?;
-            attack::run(&workspace, &options, Style::detect(), &mut out)
+            let loaded = workspace_from_flags(&options.workspace, Crm::Used)?;
+            attack::run(&loaded.workspace, &options, Style::detect(), &mut out)
+        }
+        Some("converse") => {
+            let options =
+                options::parse(&args[1..], &["--json", "--script", "--policy", "--side"])?;
+            let plan = converse::Plan::from_options(&options)?;
+            let loaded = workspace_from_flags(&options.workspace, Crm::Used)?;
+            converse::run(&loaded.workspace, &loaded.sources, &plan, Style::detect(), &mut out)
         }
         Some("tools") => {
             let options = options::parse(&args[1..], &["--json"])?;
-            let workspace = workspace_from_flags(&options.workspace)?;
-            tools::run(&workspace, &options, Style::detect(), &mut out)
+            let loaded = workspace_from_flags(&options.workspace, Crm::Unused)?;
+            tools::run(&loaded.workspace, &options, Style::detect(), &mut out)
         }
         Some("mcp") => {
             let options = options::parse(&args[1..], &[])?;
-            let workspace = workspace_from_flags(&options.workspace)?;
+            let loaded = workspace_from_flags(&options.workspace, Crm::Used)?;
             let stdin = io::stdin();
-            mcp::run(&workspace, &mut stdin.lock(), &mut out, &mut io::stderr())
+            mcp::run(&loaded.workspace, &mut stdin.lock(), &mut out, &mut io::stderr())
         }
-        Some("parse") => parse::run(&args[1..], &mut out, workspace_from_flags),
+        Some("parse") => parse::run(&args[1..], &mut out, |flags: &[String]| {
+            Ok(workspace_from_flags(flags, Crm::Unused)?.workspace)
+        }),
         Some("layout") => {
             expect_args(&args[1..], 1, "swaplab layout <DIR>")?;
             let swap = load::tutorial(Path::new(&args[1]))?;
@@ -179,29 +227,71 @@ fn example_workspace(id: &str) -> Result<Workspace> {
     }
 }
 
-fn workspace_from_flags(args: &[String]) -> Result<Workspace> {
+/// A workspace read from the flags, with where its CRM area came from on disk.
+struct Loaded {
+    workspace: Workspace,
+    sources: load::CrmSources,
+}
+
+/// Whether a command uses the CRM area: only those say which seed they borrowed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Crm {
+    Used,
+    Unused,
+}
+
+fn workspace_from_flags(args: &[String], crm: Crm) -> Result<Loaded> {
     let mut flags: Vec<(&str, &str)> = Vec::new();
     let mut iter = args.iter();
     while let Some(flag) = iter.next() {
         let value = iter.next().with_context(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
-            "--example" | "--tutorial" | "--before" | "--after" | "--server" | "--crm" => {
+            "--example" | "--tutorial" | "--before" | "--after" | "--server" | "--crm"
+            | "--conversations" => {
                 flags.push((flag.as_str(), value.as_str()));
             }
             other => bail!("unknown option `{other}`; run `swaplab --help`"),
         }
     }
     let get = |name: &str| flags.iter().find(|(flag, _)| *flag == name).map(|(_, value)| *value);
-    let names: Vec<&str> = flags.iter().map(|(flag, _)| *flag).collect();
-    match names.as_slice() {
-        ["--example"] => example_workspace(get("--example").unwrap_or_default()),
+    let conversations: Vec<&str> =
+        flags.iter().filter(|(flag, _)| *flag == "--conversations").map(|(_, v)| *v).collect();
+    if conversations.len() > 1 {
+        bail!("give --conversations once: one folder holds the scripts");
+    }
+    let names: Vec<&str> =
+        flags.iter().map(|(flag, _)| *flag).filter(|flag| *flag != "--conversations").collect();
+    let mut sources = load::CrmSources::default();
+    // What was borrowed from the built-in tutorial, for a note on stderr.
+    let mut borrowed = None;
+    let mut workspace = match names.as_slice() {
+        ["--example"] => example_workspace(get("--example").unwrap_or_default())?,
         ["--tutorial"] => {
-            let swap = load::tutorial(Path::new(get("--tutorial").unwrap_or_default()))?;
+            let dir = Path::new(get("--tutorial").unwrap_or_default());
+            let swap = load::tutorial(dir)?;
             if !swap.set_aside.is_empty() {
                 let paths: Vec<&str> = swap.set_aside.iter().map(|s| s.path.as_str()).collect();
                 eprintln!("swaplab: the swap set aside {}", paths.join(", "));
             }
-            Ok(swap.workspace)
+            let mut workspace = swap.workspace;
+            for (path, _) in workspace.crm.files() {
+                sources.files.insert(path.to_owned(), dir.join(path));
+            }
+            sources.scripts_go = Some(format!(
+                "put yours in {} or give --conversations DIR",
+                dir.join(CONVERSATIONS_DIR).display()
+            ));
+            if workspace.crm.file(CRM_FILE).is_none() {
+                // Documented: a layout without crm.yml runs against the tutorial's seed.
+                let seed = load::tutorial_seed()?;
+                borrowed = Some(format!(
+                    "{} has no {CRM_FILE}; borrowing {}",
+                    dir.display(),
+                    load::seed_text_words(&seed)
+                ));
+                workspace.crm = with_file(&workspace.crm, CRM_FILE, &seed);
+            }
+            workspace
         }
         _ if names.contains(&"--before")
             && names.contains(&"--after")
@@ -216,20 +306,57 @@ fn workspace_from_flags(args: &[String]) -> Result<Workspace> {
             if let Some(server) = get("--server") {
                 workspace.server = load::single_file(Path::new(server))?;
             }
+            sources.scripts_go = Some("give --conversations DIR".to_owned());
             if let Some(crm) = get("--crm") {
                 // Whatever the file is called, it is the workspace's CRM seed.
                 let seed = load::single_file(Path::new(crm))?;
                 let text = seed.files().next().map(|(_, text)| text.to_owned()).unwrap_or_default();
-                workspace.crm =
-                    swaplab_core::Project::from_files([(swaplab_core::sim::CRM_FILE, text)]);
+                workspace.crm = Project::from_files([(CRM_FILE, text)]);
+                sources.files.insert(CRM_FILE.to_owned(), crm.into());
+            } else {
+                // Documented: without --crm the simulation uses the tutorial's customers.
+                borrowed = Some(format!(
+                    "no --crm FILE; borrowing {}",
+                    load::seed_words(&swaplab_core::sim::crm::CrmSeed::tutorial())
+                ));
             }
-            Ok(workspace)
+            workspace
         }
         _ => bail!(
             "give one of --example <EXAMPLE>, --tutorial <DIR>, or --before <DIR> --after <DIR> \
-             [--server <FILE>] [--crm <FILE>]"
+             [--server <FILE>] [--crm <FILE>], and --conversations <DIR> with any of them"
         ),
+    };
+    if let [dir] = conversations.as_slice() {
+        // The reader's scripts replace whatever scripts the workspace had.
+        let scripts = load::conversations(Path::new(dir))?;
+        let kept = workspace.crm.files().filter(|(path, _)| !is_conversation(path));
+        let mut files: Vec<(String, String)> =
+            kept.map(|(p, t)| (p.to_owned(), t.to_owned())).collect();
+        sources.files.retain(|path, _| !is_conversation(path));
+        for (path, text, file) in scripts {
+            sources.files.insert(path.clone(), file);
+            files.push((path, text));
+        }
+        workspace.crm = Project::from_files(files);
     }
+    if crm == Crm::Used
+        && let Some(note) = borrowed
+    {
+        eprintln!("swaplab: {note}");
+    }
+    Ok(Loaded { workspace, sources })
+}
+
+/// `project` with one more file (or that file replaced).
+fn with_file(project: &Project, path: &str, text: &str) -> Project {
+    Project::from_files(
+        project
+            .files()
+            .filter(|(p, _)| *p != path)
+            .map(|(p, t)| (p.to_owned(), t.to_owned()))
+            .chain([(path.to_owned(), text.to_owned())]),
+    )
 }
 
 /// What the tutorial-layout rule did, for `swaplab layout`.
@@ -269,11 +396,26 @@ fn layout_report(swap: &swaplab_core::layout::Swap, out: &mut impl Write) -> Res
             writeln!(out, "server: none ({} not found)", swaplab_core::layout::SERVER_PATH)?;
         }
     }
-    match workspace.crm.files().next() {
-        Some((path, _)) => writeln!(out, "crm:    {path}")?,
-        None => {
-            writeln!(out, "crm:    none (crm.yml not found; the built-in example's seed is used)")?;
-        }
+    if workspace.crm.file(CRM_FILE).is_some() {
+        writeln!(out, "crm:    {CRM_FILE}")?;
+    } else {
+        writeln!(
+            out,
+            "crm:    none ({CRM_FILE} not found; the commands that use the CRM borrow the built-in \
+             tutorial's seed and say so)"
+        )?;
+    }
+    let scripts: Vec<&str> =
+        workspace.crm.files().map(|(path, _)| path).filter(|path| is_conversation(path)).collect();
+    for path in &scripts {
+        writeln!(out, "  script: {path}")?;
+    }
+    if scripts.is_empty() {
+        writeln!(
+            out,
+            "  script: none ({CONVERSATIONS_DIR}*.yml not found; converse runs a script Swap Lab \
+             writes)"
+        )?;
     }
     Ok(())
 }

@@ -12,8 +12,11 @@
 //!    `tools/`: by any skill). Left in place, Rasa would refuse to load the model with
 //!    `Skill '…' MCP import '…' collides with the local/shared tool '…'.` A module that
 //!    still defines a tool nobody imports over MCP stays, and the reader is told.
-//! 4. The server is `scripts/mcp_crm_server.py`; the CRM seed is `crm.yml` at the root
-//!    when there is one (the shells fall back to the built-in example's seed).
+//! 4. The server is `scripts/mcp_crm_server.py`. The CRM area is what the root holds of
+//!    it, at the same paths: the seed `crm.yml` and the conversation scripts
+//!    `conversations/*.yml` (or `.yaml`, subfolders included). Like every root file they
+//!    also stay in *before* and *after*, where Rasa never reads them. Without a seed the
+//!    shells fall back to the built-in example's and say so; they never lend its scripts.
 //!
 //! Pure: the shells read the folder into a [`Project`] and print the [`SetAside`] list.
 
@@ -32,6 +35,13 @@ pub const VARIANT_DIR: &str = "mcp_variant/";
 pub const SERVER_PATH: &str = "scripts/mcp_crm_server.py";
 /// Where a CRM seed may sit at the root.
 pub const CRM_SEED_PATH: &str = "crm.yml";
+/// Where conversation scripts may sit at the root: the CRM area's own folder for them.
+pub const CONVERSATIONS_PATH: &str = crate::sim::CONVERSATIONS_DIR;
+
+/// Whether `path`, relative to the root, is a conversation script of the CRM area.
+pub fn is_conversation(path: &str) -> bool {
+    path.starts_with(CONVERSATIONS_PATH) && (path.ends_with(".yml") || path.ends_with(".yaml"))
+}
 
 /// A file the swap took out of *after*.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -95,13 +105,12 @@ pub fn tutorial_layout(root: &Project) -> Result<Swap, String> {
     }
     let (after, set_aside, kept) = without_imported_tools(&Project::from_files(after_files));
     let mut server = Project::default();
-    let mut crm = Project::default();
     if let Some(text) = before.file(SERVER_PATH) {
         server = Project::from_files([(SERVER_PATH, text)]);
     }
-    if let Some(text) = before.file(CRM_SEED_PATH) {
-        crm = Project::from_files([(CRM_SEED_PATH, text)]);
-    }
+    let seed = before.file(CRM_SEED_PATH).map(|text| (CRM_SEED_PATH, text));
+    let scripts = before.files().filter(|(path, _)| is_conversation(path));
+    let crm = Project::from_files(seed.into_iter().chain(scripts));
     Ok(Swap { workspace: Workspace { before, after, server, crm }, replaced, set_aside, kept })
 }
 
@@ -181,4 +190,61 @@ fn tool_module_owners<'a>(
         return None;
     }
     Some(imported.iter().filter(|(skill, _)| skill.as_str() == dir).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root with one file the swap replaces, and what else the test adds.
+    fn root(extra: &[(&str, &str)]) -> Project {
+        let mut files = vec![("agent.yml", "a\n"), ("mcp_variant/agent.yml", "b\n")];
+        files.extend_from_slice(extra);
+        Project::from_files(files)
+    }
+
+    fn crm_paths(swap: &Swap) -> Vec<&str> {
+        swap.workspace.crm.files().map(|(path, _)| path).collect()
+    }
+
+    #[test]
+    fn the_crm_area_takes_the_seed_and_the_scripts_at_their_own_paths() {
+        let swap = tutorial_layout(&root(&[
+            ("crm.yml", "contacts: []\n"),
+            ("conversations/mine.yml", "caller: a@example.com\n"),
+            ("conversations/team/theirs.yaml", "caller: b@example.com\n"),
+            ("conversations/README.md", "not a script\n"),
+            ("data/conversations/other.yml", "not here\n"),
+        ]))
+        .expect("the layout");
+        assert_eq!(
+            crm_paths(&swap),
+            ["conversations/mine.yml", "conversations/team/theirs.yaml", "crm.yml"]
+        );
+        assert_eq!(
+            swap.workspace.crm.file("conversations/mine.yml"),
+            Some("caller: a@example.com\n")
+        );
+        // They stay in the projects, as crm.yml always did.
+        assert!(swap.workspace.before.file("conversations/mine.yml").is_some());
+        assert!(swap.workspace.after.file("conversations/mine.yml").is_some());
+    }
+
+    #[test]
+    fn scripts_without_a_seed_fill_the_crm_area_alone() {
+        let swap = tutorial_layout(&root(&[("conversations/mine.yml", "caller: a@example.com\n")]))
+            .expect("the layout");
+        assert_eq!(crm_paths(&swap), ["conversations/mine.yml"]);
+        let swap = tutorial_layout(&root(&[])).expect("the layout");
+        assert!(swap.workspace.crm.is_empty(), "nothing of the CRM: an empty area");
+    }
+
+    #[test]
+    fn only_yaml_files_under_conversations_are_scripts() {
+        assert!(is_conversation("conversations/a.yml"));
+        assert!(is_conversation("conversations/team/a.yaml"));
+        assert!(!is_conversation("conversations/a.md"));
+        assert!(!is_conversation("crm/conversations/a.yml"));
+        assert!(!is_conversation("conversations.yml"));
+    }
 }

@@ -5,8 +5,10 @@ use std::process::{Command, Output};
 
 mod attack;
 mod checks;
+mod converse;
 mod diff;
 mod mcp;
+mod own_scripts;
 mod tools;
 
 /// Compares `actual` with `tests/golden/<name>` exactly; with `SWAPLAB_BLESS=1` writes
