@@ -153,6 +153,17 @@ pub enum Node {
     },
     /// Text, to be inserted as text (never parsed as markup).
     Text(String),
+    /// A fenced block whose info string names a directive the caller asked for (see
+    /// [`render_with_directives`]): the UI decides what it becomes. Never produced by
+    /// [`render`].
+    Directive {
+        /// The info string's first word: `widget`.
+        name: String,
+        /// The block's text, unparsed.
+        body: String,
+        /// The 1-based line of the block's first body line in the markdown.
+        line: u32,
+    },
 }
 
 impl Node {
@@ -171,6 +182,7 @@ impl Node {
         match self {
             Node::Text(text) => out.push_str(text),
             Node::Element { children, .. } => children.iter().for_each(|c| c.collect_text(out)),
+            Node::Directive { .. } => {}
         }
     }
 }
@@ -229,12 +241,31 @@ pub fn allowed_url(url: &str) -> Option<String> {
 
 /// Renders markdown to a safe view tree.
 pub fn render(markdown: &str) -> Document {
+    render_with_directives(markdown, &[])
+}
+
+/// Renders markdown like [`render`], except that a fenced block whose info string's
+/// first word is one of `directives` becomes a [`Node::Directive`] holding its text.
+/// Chapters use this for widgets; skill prose never does, so a skill cannot embed one.
+pub fn render_with_directives(markdown: &str, directives: &[&str]) -> Document {
     let options = Options::ENABLE_TABLES
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_GFM;
-    let mut builder = Builder::default();
-    for event in Parser::new_ext(markdown, options) {
+    let mut builder = Builder { directives, ..Builder::default() };
+    let mut lines_before = 0u32;
+    let mut counted_to = 0usize;
+    for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
+        if let Event::Start(MdTag::CodeBlock(CodeBlockKind::Fenced(_))) = &event {
+            let start = range.start.min(markdown.len());
+            if start >= counted_to {
+                let added = markdown.as_bytes()[counted_to..start].iter().filter(|b| **b == b'\n');
+                lines_before += u32::try_from(added.count()).unwrap_or(u32::MAX);
+                counted_to = start;
+            }
+            // The body starts on the line after the opening fence.
+            builder.fence_line = lines_before.saturating_add(2);
+        }
         builder.event(event);
     }
     builder.finish()
@@ -258,7 +289,13 @@ pub fn slugify(text: &str) -> String {
 }
 
 #[derive(Default)]
-struct Builder {
+struct Builder<'d> {
+    /// Info-string words that make a fenced block a directive.
+    directives: &'d [&'d str],
+    /// The directive being read: name, body so far, line.
+    directive: Option<(String, String, u32)>,
+    /// The line of the current fenced block's first body line.
+    fence_line: u32,
     /// Open elements; the root collects top-level nodes.
     stack: Vec<Node>,
     root: Vec<Node>,
@@ -266,8 +303,31 @@ struct Builder {
     in_table_head: bool,
 }
 
-impl Builder {
+impl Builder<'_> {
     fn event(&mut self, event: Event<'_>) {
+        if let Some((name, body, line)) = &mut self.directive {
+            match event {
+                Event::Text(text) => body.push_str(&text),
+                Event::End(TagEnd::CodeBlock) => {
+                    let node = Node::Directive {
+                        name: std::mem::take(name),
+                        body: std::mem::take(body),
+                        line: *line,
+                    };
+                    self.directive = None;
+                    self.push(node);
+                }
+                _ => {}
+            }
+            return;
+        }
+        if let Event::Start(MdTag::CodeBlock(CodeBlockKind::Fenced(info))) = &event
+            && let Some(word) = info.split_whitespace().next()
+            && self.directives.contains(&word)
+        {
+            self.directive = Some((word.to_owned(), String::new(), self.fence_line));
+            return;
+        }
         match event {
             Event::Start(tag) => self.start(tag),
             Event::End(end) => self.end(end),

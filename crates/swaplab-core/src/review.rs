@@ -987,7 +987,10 @@ fn ungated_in_blocks(agent: Option<&Agent<'_>>) -> Vec<ReviewCheck> {
             let offered = agent.visible_tools(skill, &target, &|_| true);
             let gates = agent.dispatch_gates(skill, &target);
             for name in offered {
-                let Some(outer) = skill.gate(&name) else { continue };
+                // An entry without any constraint (an import, say) has nothing to lose.
+                let Some(outer) = skill.gate(&name).filter(|g| !kinds(g).is_empty()) else {
+                    continue;
+                };
                 if gates.iter().any(|g| g.name == name)
                     || !matches!(agent.bound(&skill.id, &name), Some(Bound::Mcp(_)))
                 {

@@ -1,6 +1,8 @@
 //! Markdown rendering: structure, anchors, and that nothing executable gets through.
 
-use swaplab_core::markdown::{Document, Node, allowed_url, render, slugify};
+use swaplab_core::markdown::{
+    Document, Node, allowed_url, render, render_with_directives, slugify,
+};
 
 /// Renders the view tree as HTML-like text, escaping text, so cases read like HTML.
 fn html(doc: &Document) -> String {
@@ -20,6 +22,9 @@ fn html(doc: &Document) -> String {
                     children.iter().for_each(|c| node(out, c));
                     out.push_str(&format!("</{}>", tag.name()));
                 }
+            }
+            Node::Directive { name, body, line } => {
+                out.push_str(&format!("<directive {name} line={line}>{body}</directive>"));
             }
         }
     }
@@ -121,4 +126,24 @@ fn the_url_allowlist_sees_urls_as_browsers_do() {
     assert_eq!(allowed_url("java\nscript:alert(1)"), None);
     assert_eq!(allowed_url("\u{1}javascript:alert(1)"), None);
     assert_eq!(allowed_url("file:///etc/passwd"), None);
+}
+
+#[test]
+fn a_directive_block_is_kept_whole_with_its_line_and_only_when_asked_for() {
+    let text = "# Title\n\nSome prose.\n\n```widget\nkind: diff\nstate: tutorial\n```\n\n```yaml\nkind: x\n```\n\n> ```widget\n> kind: proof\n> ```\n";
+    let doc = render_with_directives(text, &["widget"]);
+    assert_eq!(
+        html(&doc),
+        "<h1 id=\"title\">Title</h1><p>Some prose.</p>\
+         <directive widget line=6>kind: diff\nstate: tutorial\n</directive>\
+         <pre class=\"language-yaml\"><code>kind: x\n</code></pre>\
+         <blockquote><directive widget line=15>kind: proof\n</directive></blockquote>"
+    );
+    // Plain rendering never yields a directive: the block is code.
+    let plain = html(&render(text));
+    assert!(!plain.contains("<directive"), "{plain}");
+    assert!(plain.contains("<pre class=\"language-widget\"><code>kind: diff"), "{plain}");
+    // Raw HTML inside a directive stays in its body as text for the caller to parse.
+    let doc = render_with_directives("```widget\n<script>alert(1)</script>\n```\n", &["widget"]);
+    assert_eq!(html(&doc), "<directive widget line=2><script>alert(1)</script>\n</directive>");
 }
