@@ -6,9 +6,15 @@
 use swaplab_core::{FileRef, Workspace};
 
 mod edit;
+pub mod exercise;
 mod expect;
+pub mod progress;
+pub mod receipt;
+pub mod widget;
+pub mod workshop;
 
 pub use edit::Edit;
+pub use exercise::{Exercise, ExerciseInfo, exercise, exercises};
 pub use expect::{Expectation, Outcome};
 
 mod embedded {
