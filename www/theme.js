@@ -1,5 +1,6 @@
 // Applies the reader's stored theme before the first paint, so a dark-mode choice never
-// flashes light while the app loads. The app itself owns the choice afterwards.
+// flashes light while the app loads (the app owns the choice afterwards), and registers
+// the service worker that keeps the site working offline.
 (function () {
   try {
     var theme = window.localStorage.getItem("swaplab.theme.v1");
@@ -9,4 +10,22 @@
   } catch (e) {
     // Storage can be unavailable (private mode, sandboxed frames); the system theme applies.
   }
+})();
+
+// Offers the site for offline use: sw.js, beside index.html, caches the built files (see
+// its header). Registered against the base URL, so under /swaplab/ its scope is
+// /swaplab/. Only where browsers allow service workers (https, or http on loopback), and
+// once the page has loaded, so its downloads never compete with the app's own. A refusal
+// (private mode, a blocked script) leaves the site working online, as before.
+(function () {
+  var protocol = window.location.protocol;
+  if ((protocol !== "https:" && protocol !== "http:") || !window.isSecureContext) return;
+  if (!("serviceWorker" in navigator)) return;
+  window.addEventListener("load", function () {
+    try {
+      navigator.serviceWorker.register(new URL("sw.js", document.baseURI).href).catch(function () {});
+    } catch (e) {
+      // A browser that throws instead of rejecting: the same, nothing to do.
+    }
+  });
 })();

@@ -6,6 +6,7 @@
 
 mod budget;
 mod cmd;
+mod offline;
 mod serve;
 mod site;
 mod test;

@@ -6,7 +6,8 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
-use crate::cmd::{run, step};
+use crate::cmd::{note, run, step};
+use crate::offline;
 use crate::tools::Toolchain;
 
 /// Checks and normalises a `--public-url`: it must be a path that starts and ends with
@@ -31,7 +32,8 @@ pub fn normalise_public_url(url: &str) -> Result<String> {
 /// Builds the release site into `dist` for serving under `public_url`.
 ///
 /// Also writes `404.html` (a copy of `index.html`): static hosts that serve it for
-/// unknown paths then load the app, which routes deep links like `/learn/…` itself.
+/// unknown paths then load the app, which routes deep links like `/learn/…` itself. Then
+/// writes the list of built files into `sw.js`, the service worker (`offline.rs`).
 pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) -> Result<()> {
     step(&format!("Building the site (release) into {} for {public_url}", dist.display()));
     run(Command::new("trunk")
@@ -49,5 +51,7 @@ pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) 
     let index = dist.join("index.html");
     fs::copy(&index, dist.join("404.html"))
         .with_context(|| format!("copying {}", index.display()))?;
+    let precached = offline::write_manifest(dist).context("preparing the service worker")?;
+    note(&format!("✓ sw.js precaches {precached} built files"));
     Ok(())
 }
