@@ -44,7 +44,7 @@ test("moving the confirmation keeps the proof green and turns the review red at 
   await replaceInFile(page, "after/skills/log_interaction/skill.md", "add_timeline_note:", "list_open_tickets:", "tool_constraints:");
   await tab(page, "Review").click();
   const drift = page.locator('[data-check="constraints:log_interaction"]');
-  await expect(drift).toContainText("constraint `requires_confirmation` moved from add_timeline_note to list_open_tickets");
+  await expect(drift).toContainText("constraint requires_confirmation moved from add_timeline_note to list_open_tickets");
   await expect(drift.locator(".mark")).toHaveText("✗");
   await expect(tab(page, "Proof")).toContainText("✓");
   // The evidence opens the file at the line.
@@ -109,7 +109,10 @@ test("the diff pane shows the semantic summary and the file side by side", async
   await open(page, "play");
   await tab(page, "Diff").click();
   const pane = page.locator(".diff-pane");
-  await expect(pane.locator(".semantic")).toContainText("argument `contact_id` added");
+  await expect(pane.locator(".semantic")).toContainText("argument contact_id added");
+  // Backticked names are shown as code, never as literal backticks.
+  await expect(pane.locator(".semantic code", { hasText: /^contact_id$/ }).first()).toBeVisible();
+  await expect(pane.locator(".semantic")).not.toContainText("`");
   await pane.getByRole("checkbox", { name: "side by side" }).check();
   const table = pane.locator("table.diff.side-by-side");
   await expect(table).toBeVisible();

@@ -60,7 +60,7 @@ test("a chapter's link to the playground stays inside the app", async ({ page })
   await open(page, "learn/the-agent");
   await page.evaluate(() => (window.__sameDocument = true));
   await page.getByRole("link", { name: "Open these files in the playground" }).click();
-  await expect(page).toHaveURL(/\/play$/);
+  await expect(page).toHaveURL(/\/play(\?example=tutorial)?$/);
   await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
   expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
   watch.check();

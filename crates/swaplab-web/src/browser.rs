@@ -143,6 +143,38 @@ pub fn page_anchor(id: &str) -> String {
     format!("{path}{search}#{id}")
 }
 
+/// The URL fragment without its `#`, as typed (not percent-decoded).
+pub fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_owned())
+        .unwrap_or_default()
+}
+
+/// Scrolls the element with this id to the top of the view, when it exists, and puts
+/// the anchor in the address bar so the place can be bookmarked.
+pub fn scroll_to_anchor(id: &str) -> bool {
+    let Some(window) = web_sys::window() else { return false };
+    let Some(element) = window.document().and_then(|d| d.get_element_by_id(id)) else {
+        return false;
+    };
+    element.scroll_into_view();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&page_anchor(id)));
+    }
+    true
+}
+
+/// Whether a key press belongs to a form field (so page shortcuts leave it alone).
+pub fn typing_into_field(event: &web_sys::KeyboardEvent) -> bool {
+    let Some(target) = event.target() else { return false };
+    let Some(element) = wasm_bindgen::JsCast::dyn_ref::<web_sys::Element>(&target) else {
+        return false;
+    };
+    matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+        || element.get_attribute("contenteditable").is_some_and(|v| v != "false")
+}
+
 /// Milliseconds since the page started (`performance.now()`), for measurements the e2e
 /// suite reads; 0 when the browser has no performance clock.
 pub fn now_ms() -> f64 {

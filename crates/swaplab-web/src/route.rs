@@ -4,7 +4,10 @@
 use yew::prelude::*;
 use yew_router::prelude::*;
 
-use crate::pages::{ChapterPage, ExamplesPage, HomePage, LearnIndexPage, NotFoundPage, PlayPage};
+use crate::pages::{
+    ChapterPage, ExamplesPage, ExercisePage, ExercisesPage, HomePage, LearnIndexPage, NotFoundPage,
+    PlayPage, ReceiptsPage, ShortExerciseLink, WorkshopExercisesPage, WorkshopPage,
+};
 
 /// Every page of the site.
 #[derive(Clone, Debug, PartialEq, Eq, Routable)]
@@ -27,6 +30,30 @@ pub enum Route {
     /// The gallery of built-in examples.
     #[at("/examples")]
     Examples,
+    /// The list of exercises.
+    #[at("/exercises")]
+    Exercises,
+    /// One exercise.
+    #[at("/exercises/:id")]
+    Exercise {
+        /// The exercise's id, `NN-slug`.
+        id: String,
+    },
+    /// The short link to an exercise, for a slide: `/x/NN`.
+    #[at("/x/:number")]
+    ShortExercise {
+        /// The exercise's number.
+        number: String,
+    },
+    /// The presenter's view of the workshop.
+    #[at("/workshop")]
+    Workshop,
+    /// Every exercise with its short link and QR code.
+    #[at("/workshop/exercises")]
+    WorkshopExercises,
+    /// The facilitator's page for participants' receipts.
+    #[at("/workshop/receipts")]
+    Receipts,
     /// Anything else.
     #[not_found]
     #[at("/404")]
@@ -40,6 +67,10 @@ impl Route {
             Route::LearnIndex | Route::Chapter { .. } => Some("learn"),
             Route::Play => Some("play"),
             Route::Examples => Some("examples"),
+            Route::Exercises | Route::Exercise { .. } | Route::ShortExercise { .. } => {
+                Some("exercises")
+            }
+            Route::Workshop | Route::WorkshopExercises | Route::Receipts => Some("workshop"),
             Route::Home | Route::NotFound => None,
         }
     }
@@ -56,6 +87,15 @@ pub fn switch(route: Route) -> Html {
         }
         Route::Play => html! { <PlayPage /> },
         Route::Examples => html! { <ExamplesPage /> },
+        Route::Exercises => html! { <ExercisesPage /> },
+        Route::Exercise { id } => {
+            let key = id.clone();
+            html! { <ExercisePage {key} id={id} /> }
+        }
+        Route::ShortExercise { number } => html! { <ShortExerciseLink number={number} /> },
+        Route::Workshop => html! { <WorkshopPage /> },
+        Route::WorkshopExercises => html! { <WorkshopExercisesPage /> },
+        Route::Receipts => html! { <ReceiptsPage /> },
         Route::NotFound => html! { <NotFoundPage /> },
     }
 }

@@ -76,6 +76,9 @@ pub struct EditorProps {
     /// The open file's diagnostics, underlined in the text and listed under it.
     #[prop_or_default]
     pub diagnostics: Vec<EditorDiagnostic>,
+    /// Called with the 1-based line the caret is on whenever it may have moved.
+    #[prop_or_default]
+    pub on_cursor: Option<Callback<u32>>,
 }
 
 /// Lines of spans kept before the first visible line, and after it.
@@ -149,6 +152,17 @@ pub fn Editor(props: &EditorProps) -> Html {
         Callback::from(move |e: KeyboardEvent| on_key(&e, &escaped))
     };
     let onblur = Callback::from(move |_: FocusEvent| *escaped.borrow_mut() = false);
+    let report_cursor = props.on_cursor.clone().map(|on_cursor| {
+        Callback::from(move |e: Event| {
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            if let Ok(Some(at)) = area.selection_start() {
+                on_cursor.emit(line_at(&area.value(), at));
+            }
+        })
+    });
+    let onkeyup = report_cursor.clone().map(|c| c.reform(|e: KeyboardEvent| e.into()));
+    let onclick = report_cursor.clone().map(|c| c.reform(|e: MouseEvent| e.into()));
+    let onselect = report_cursor;
     let onmousemove = {
         let any = !props.diagnostics.is_empty();
         Callback::from(move |e: MouseEvent| hover_message(&e, any))
@@ -209,6 +223,9 @@ pub fn Editor(props: &EditorProps) -> Html {
                         {onkeydown}
                         {onblur}
                         {onmousemove}
+                        {onkeyup}
+                        {onclick}
+                        {onselect}
                     />
                 </div>
             </div>
@@ -220,6 +237,22 @@ pub fn Editor(props: &EditorProps) -> Html {
             </p>
         </>
     }
+}
+
+/// The 1-based line of a UTF-16 offset into `text` (a textarea's selection).
+fn line_at(text: &str, utf16_offset: u32) -> u32 {
+    let mut seen = 0u32;
+    let mut line = 1u32;
+    for c in text.chars() {
+        if seen >= utf16_offset {
+            break;
+        }
+        seen += u32::try_from(c.len_utf16()).unwrap_or(1);
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    line
 }
 
 /// Scrolls the highlighted copy and the gutter to where the textarea is.

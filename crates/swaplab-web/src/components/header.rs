@@ -1,4 +1,4 @@
-//! The site header: the name, the three sections and the theme toggle.
+//! The site header: the name, the sections and the theme toggle.
 
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -41,6 +41,8 @@ pub fn Header() -> Html {
                     { nav_link(Route::LearnIndex, "learn", "Learn") }
                     { nav_link(Route::Play, "play", "Playground") }
                     { nav_link(Route::Examples, "examples", "Examples") }
+                    { nav_link(Route::Exercises, "exercises", "Exercises") }
+                    { nav_link(Route::Workshop, "workshop", "Workshop") }
                 </ul>
             </nav>
             <button

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use yew::virtual_dom::VTag;
 use yew_router::prelude::*;
 
-use crate::browser::page_anchor;
+use crate::browser::{page_anchor, scroll_to_anchor};
 use crate::route::Route;
 
 /// Props for [`Markdown`].
@@ -35,14 +35,19 @@ pub fn Markdown(props: &MarkdownProps) -> Html {
 fn render(node: &Node, navigator: Option<&Navigator>) -> Html {
     match node {
         Node::Text(text) => html! { { text.clone() } },
+        Node::Directive { name, body, line } if name == swaplab_content::widget::DIRECTIVE => {
+            html! { <crate::panes::WidgetBlock body={body.clone()} line={*line} /> }
+        }
+        // A directive this page does not know is shown as the code it is.
+        Node::Directive { body, .. } => html! { <pre><code>{ body.clone() }</code></pre> },
         Node::Element { tag, attrs, children } => {
             let children = children.iter().map(|child| render(child, navigator));
             if *tag == Tag::A
                 && let Some(navigator) = navigator
                 && let Some(href) = attrs.iter().find(|(a, _)| *a == Attr::Href).map(|(_, v)| v)
-                && let Some((route, query)) = app_route(href)
+                && let Some((route, query, anchor)) = app_route(href)
             {
-                return internal_link(navigator, route, query, children.collect());
+                return internal_link(navigator, route, query, anchor, children.collect());
             }
             let mut vtag = VTag::new(tag.name());
             for (attr, value) in attrs {
@@ -54,17 +59,42 @@ fn render(node: &Node, navigator: Option<&Navigator>) -> Html {
             if !tag.is_void() {
                 vtag.add_children(children);
             }
+            // Every section heading carries a link to itself, for sharing a place.
+            if let (Tag::H(2..=4), Some((_, id))) =
+                (tag, attrs.iter().find(|(a, _)| *a == Attr::Id))
+            {
+                let title = format!("Link to “{}”", node.text());
+                vtag.add_child(html! {
+                    <a class="heading-anchor" href={page_anchor(id)} aria-label={title.clone()} {title}>{ "#" }</a>
+                });
+            }
             vtag.into()
         }
     }
 }
 
-/// A site-relative href (`/play?example=x`) as a route and its query pairs.
-fn app_route(href: &str) -> Option<(Route, Vec<(String, String)>)> {
+/// Text with `backticked` spans shown as code: the only markup the core's one-line
+/// messages (review summaries, semantic changes, goal checks) use.
+pub fn inline_code(text: &str) -> Html {
+    html! {
+        { for text.split('`').enumerate().map(|(i, part)| {
+            if i % 2 == 1 { html! { <code>{ part.to_owned() }</code> } } else { html! { { part.to_owned() } } }
+        }) }
+    }
+}
+
+/// Where a site-relative link goes: the route, its query pairs and its anchor.
+type AppLink = (Route, Vec<(String, String)>, Option<String>);
+
+/// A site-relative href (`/play?example=x`, `/learn/x#y`) as an [`AppLink`].
+fn app_route(href: &str) -> Option<AppLink> {
     if !href.starts_with('/') || href.starts_with("//") {
         return None;
     }
-    let without_hash = href.split('#').next().unwrap_or_default();
+    let (without_hash, anchor) = match href.split_once('#') {
+        Some((path, anchor)) => (path, Some(anchor.to_owned())),
+        None => (href, None),
+    };
     let (path, query) = without_hash.split_once('?').unwrap_or((without_hash, ""));
     let route = Route::recognize(path)?;
     let pairs = query
@@ -75,13 +105,14 @@ fn app_route(href: &str) -> Option<(Route, Vec<(String, String)>)> {
             (k.to_owned(), v.to_owned())
         })
         .collect();
-    Some((route, pairs))
+    Some((route, pairs, anchor))
 }
 
 fn internal_link(
     navigator: &Navigator,
     route: Route,
     query: Vec<(String, String)>,
+    anchor: Option<String>,
     children: Vec<Html>,
 ) -> Html {
     let base = navigator.basename().unwrap_or_default().to_owned();
@@ -89,6 +120,9 @@ fn internal_link(
     if !query.is_empty() {
         let pairs: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
         href = format!("{href}?{}", pairs.join("&"));
+    }
+    if let Some(anchor) = &anchor {
+        href = format!("{href}#{anchor}");
     }
     let onclick = {
         let navigator = navigator.clone();
@@ -100,6 +134,13 @@ fn internal_link(
             // A query that cannot be encoded still reaches the route itself.
             if query.is_empty() || navigator.push_with_query(&route, &query).is_err() {
                 navigator.push(&route);
+            }
+            // The new page renders after this handler: look for the anchor once it has.
+            if let Some(anchor) = anchor.clone() {
+                gloo::timers::callback::Timeout::new(1, move || {
+                    scroll_to_anchor(&anchor);
+                })
+                .forget();
             }
         })
     };

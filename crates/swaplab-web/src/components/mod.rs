@@ -1,5 +1,5 @@
 //! Reusable pieces of the interface: header, markdown, file tree (with its import
-//! panel), editor, diff, notices.
+//! panel), editor, diff, notices, QR codes and the workshop receipt.
 
 mod diff_view;
 mod editor;
@@ -8,10 +8,14 @@ mod header;
 mod import;
 mod markdown;
 mod notice;
+mod qr;
+mod receipt_box;
 
 pub use diff_view::DiffView;
 pub use editor::{Editor, EditorDiagnostic, EditorProps};
 pub use file_tree::{FileStatus, FileTree};
 pub use header::Header;
-pub use markdown::{Markdown, MarkdownProps};
+pub use markdown::{Markdown, MarkdownProps, inline_code};
 pub use notice::{Notice, NoticeKind};
+pub use qr::QrCode;
+pub use receipt_box::ReceiptBox;

@@ -83,6 +83,16 @@ pub fn HomePage() -> Html {
                         <h3><Link<Route> to={Route::Examples}>{ "Browse the examples" }</Link<Route>></h3>
                         <p>{ "Swaps to study, each opening in the playground with its files loaded." }</p>
                     </li>
+                    <li class="card">
+                        <h3><Link<Route> to={Route::Exercises}>{ "Try the exercises" }</Link<Route>></h3>
+                        <p>{ "Broken swaps with a goal each: point at the line that leaks, or fix it. \
+                              The page checks your work as you type." }</p>
+                    </li>
+                    <li class="card">
+                        <h3><Link<Route> to={Route::Workshop}>{ "Run a workshop" }</Link<Route>></h3>
+                        <p>{ "A 90-minute plan with speaker notes, short links and QR codes for every \
+                              exercise, and a page that collects participants' receipts — no server." }</p>
+                    </li>
                 </ul>
             </section>
         </div>

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use swaplab_content::{Chapter, chapters};
-use swaplab_core::markdown::render;
+use swaplab_core::markdown::render_with_directives;
 use yew::prelude::*;
 use yew_router::prelude::*;
 
@@ -23,6 +23,11 @@ pub fn LearnIndexPage() -> Html {
             <p>{ "The tutorial, a chapter at a time. Each one works on the same small support \
                   agent and its swap to an MCP server." }</p>
             { chapter_list(&chapters()) }
+            <p>{ "Then check yourself: " }
+                <Link<Route> to={Route::Exercises}>{ "the exercises" }</Link<Route>>
+                { " hand you broken swaps to find and fix, and the " }
+                <Link<Route> to={Route::Workshop}>{ "workshop" }</Link<Route>>
+                { " puts chapters and exercises into a 90-minute session." }</p>
         </div>
     }
 }
@@ -40,9 +45,22 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
     let all = chapters();
     let index = all.iter().position(|c| c.slug == props.slug.as_str());
     let doc = use_memo(index, |index| {
-        index.map(|i| Rc::new(render(chapters()[i].markdown))).unwrap_or_default()
+        index
+            .map(|i| {
+                Rc::new(render_with_directives(
+                    chapters()[i].markdown,
+                    &[swaplab_content::widget::DIRECTIVE],
+                ))
+            })
+            .unwrap_or_default()
     });
     use_title(Some(index.map_or_else(|| "Chapter not found".to_owned(), |i| all[i].title.clone())));
+
+    let neighbour_slug = |i: Option<usize>| i.and_then(|i| all.get(i)).map(|c| c.slug);
+    use_arrow_keys(
+        neighbour_slug(index.and_then(|i| i.checked_sub(1))),
+        neighbour_slug(index.map(|i| i + 1)),
+    );
 
     let Some(index) = index else {
         return html! {
@@ -93,6 +111,52 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
             </article>
         </div>
     }
+}
+
+/// ← and → move to the previous and next chapter, unless the reader is typing or a
+/// widget's tabs have the focus.
+#[hook]
+fn use_arrow_keys(previous: Option<&'static str>, next: Option<&'static str>) {
+    let navigator = use_navigator();
+    use_effect_with((previous, next), move |(previous, next)| {
+        let (previous, next) = (*previous, *next);
+        let listener = web_sys::window().map(|window| {
+            gloo::events::EventListener::new_with_options(
+                &window,
+                "keydown",
+                gloo::events::EventListenerOptions::enable_prevent_default(),
+                move |event| {
+                    let Some(event) = wasm_bindgen::JsCast::dyn_ref::<KeyboardEvent>(event) else {
+                        return;
+                    };
+                    if event.alt_key() || event.ctrl_key() || event.meta_key() || event.shift_key()
+                    {
+                        return;
+                    }
+                    if crate::browser::typing_into_field(event) || in_tablist(event) {
+                        return;
+                    }
+                    let target = match event.key().as_str() {
+                        "ArrowLeft" => previous,
+                        "ArrowRight" => next,
+                        _ => return,
+                    };
+                    if let (Some(slug), Some(navigator)) = (target, &navigator) {
+                        event.prevent_default();
+                        navigator.push(&Route::Chapter { chapter: slug.to_owned() });
+                    }
+                },
+            )
+        });
+        move || drop(listener)
+    });
+}
+
+fn in_tablist(event: &KeyboardEvent) -> bool {
+    event
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .is_some_and(|e| e.closest("[role=tablist]").ok().flatten().is_some())
 }
 
 /// Every chapter as a numbered list of links.

@@ -1,16 +1,20 @@
 //! One component per route.
 
 mod examples;
+mod exercise;
 mod home;
 mod learn;
 mod not_found;
 mod play;
+mod workshop;
 
 pub use examples::ExamplesPage;
+pub use exercise::{ExercisePage, ExercisesPage, ShortExerciseLink};
 pub use home::HomePage;
 pub use learn::{ChapterPage, LearnIndexPage};
 pub use not_found::NotFoundPage;
 pub use play::PlayPage;
+pub use workshop::{ReceiptsPage, WorkshopExercisesPage, WorkshopPage};
 
 /// Sets the document title for a page: "<page> — Swap Lab", or "Swap Lab" alone.
 #[yew::hook]

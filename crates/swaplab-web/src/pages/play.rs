@@ -12,6 +12,8 @@ use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
 use swaplab_core::diff::{FileChange, project_changes, swap_marks};
 use swaplab_core::permalink::{Link, WARN_LINK_CHARS, decode, encode};
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
+use swaplab_core::sim::Side;
+use swaplab_core::sim::conversation::Policy;
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 use yew_router::prelude::*;
@@ -22,7 +24,7 @@ use crate::browser::{
     save, set_aside_key, url_with_fragment,
 };
 use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, Notice, NoticeKind};
-use crate::panes::{Analysis, Goto, ResultsPanel, Shared};
+use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, Shared, Tab};
 use crate::state::PlayState;
 
 /// How long typing must pause before the draft is written.
@@ -33,6 +35,49 @@ const ANALYSE_DELAY_MS: u32 = 120;
 #[derive(Deserialize, Default)]
 struct PlayQuery {
     example: Option<String>,
+    /// The result pane to show first.
+    tab: Option<String>,
+    /// The run to show first: policy, side and script stem.
+    policy: Option<String>,
+    side: Option<String>,
+    script: Option<String>,
+    /// A file to open, `<area>/<path>`, and a line in it.
+    file: Option<String>,
+    line: Option<u32>,
+}
+
+/// What a link asks the playground to show first, besides the files.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct FirstView {
+    tab: Option<Tab>,
+    run: Option<InitialRun>,
+    goto: Option<Goto>,
+}
+
+impl FirstView {
+    fn of(query: &PlayQuery) -> FirstView {
+        let run =
+            (query.policy.is_some() || query.side.is_some() || query.script.is_some()).then(|| {
+                InitialRun {
+                    policy: query.policy.as_deref().and_then(Policy::parse).unwrap_or_default(),
+                    side: if query.side.as_deref() == Some("before") {
+                        Side::Before
+                    } else {
+                        Side::After
+                    },
+                    script: query.script.clone(),
+                }
+            });
+        FirstView {
+            tab: query.tab.as_deref().and_then(Tab::parse),
+            run,
+            goto: query
+                .file
+                .as_deref()
+                .and_then(FileRef::parse)
+                .map(|file| Goto { file, line: query.line }),
+        }
+    }
 }
 
 /// The playground route: picks the example from `?example=` and remounts the
@@ -41,14 +86,16 @@ struct PlayQuery {
 pub fn PlayPage() -> Html {
     use_title(Some("Playground".to_owned()));
     let location = use_location();
-    let mut requested = location.and_then(|l| l.query::<PlayQuery>().ok()).and_then(|q| q.example);
+    let query = location.and_then(|l| l.query::<PlayQuery>().ok()).unwrap_or_default();
+    let first = Rc::new(FirstView::of(&query));
+    let mut requested = query.example;
     // A permalink in the fragment wins over `?example=`; it is read once per visit.
     let opened = use_memo((), |_| read_link());
     if let Some(Ok(link)) = opened.as_ref() {
         requested = Some(link.example.clone().unwrap_or_else(|| DEFAULT_EXAMPLE.to_owned()));
     }
     let key = requested.clone().unwrap_or_else(|| DEFAULT_EXAMPLE.to_owned());
-    html! { <Playground key={key} requested={requested} opened={opened} /> }
+    html! { <Playground key={key} requested={requested} opened={opened} first={first} /> }
 }
 
 /// The link in the URL fragment, if there is one: the workspace it holds, or why it
@@ -206,6 +253,7 @@ enum SaveStatus {
 struct PlaygroundProps {
     requested: Option<String>,
     opened: Opened,
+    first: Rc<FirstView>,
 }
 
 #[component]
@@ -310,6 +358,16 @@ fn Playground(props: &PlaygroundProps) -> Html {
             goto.set(target.line.map(|line| (line, nonce)));
         })
     };
+    // A link that names a file (a widget's evidence, a chapter) opens it once.
+    {
+        let (on_goto, first) = (on_goto.clone(), props.first.clone());
+        let workspace = state.0.workspace.clone();
+        use_effect_with((), move |_| {
+            if let Some(target) = first.goto.clone().filter(|g| workspace.file(&g.file).is_some()) {
+                on_goto.emit(target);
+            }
+        });
+    }
 
     // The latest session and whether it waits to be saved, where the timer and the
     // page-hide listener can reach them.
@@ -623,7 +681,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
                 <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} on_action={state.dispatcher().to_callback()} />
                 { editor }
                 <ResultsPanel analysis={(*analysis).clone()} stale={analysis.revision != state.0.revision}
-                              workspace={workspace.clone()} changes={changes} open={state.0.open.clone()} on_open={on_open.clone()} {on_goto} />
+                              workspace={workspace.clone()} changes={changes} open={state.0.open.clone()} on_open={on_open.clone()} {on_goto}
+                              initial_tab={props.first.tab} initial_run={props.first.run.clone()} />
             </div>
             { overlay_view(*overlay, &overlay, &workspace, &on_open) }
         </div>

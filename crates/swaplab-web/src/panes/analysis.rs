@@ -13,6 +13,8 @@ use swaplab_core::{Area, FileRef, Workspace};
 
 /// One workspace, analysed.
 pub struct Analysis {
+    /// The files analysed.
+    pub workspace: Rc<Workspace>,
     /// The simulation's reading of the workspace.
     pub sim: Simulation,
     /// The companion proof.
@@ -46,12 +48,12 @@ impl Analysis {
     }
 
     /// Analyses a workspace.
-    pub fn of(workspace: &Workspace, revision: u64) -> Analysis {
+    pub fn of(workspace: &Rc<Workspace>, revision: u64) -> Analysis {
         let sim = Simulation::new(workspace);
         let proof = prove_with(workspace, &sim);
         let review = review_with(&sim, &Default::default());
         let semantic = semantic_changes(&sim.report);
-        Analysis { sim, proof, review, semantic, revision }
+        Analysis { workspace: workspace.clone(), sim, proof, review, semantic, revision }
     }
 }
 

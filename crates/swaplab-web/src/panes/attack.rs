@@ -1,7 +1,7 @@
 //! The attack pane: whose records reached this conversation under the chosen policy —
 //! impossible to miss — and the systematic attack on both projects.
 
-use swaplab_core::sim::attack::{AttackReport, LeakKind};
+use swaplab_core::sim::attack::{AttackReport, LeakKind, ProbeKind, ProbeOutcome};
 use swaplab_core::sim::conversation::Event;
 use swaplab_core::sim::crm::{Access, RecordKind};
 use yew::prelude::*;
@@ -34,6 +34,38 @@ fn side_summary(name: &str, report: &AttackReport) -> Html {
                     report.leaks.iter().map(|l| format!("{} via {}", l.tool, l.argument)).collect::<Vec<_>>().join("; "))
             } }
         </li>
+    }
+}
+
+/// Each probe of one side: the call, and what the model was told or what leaked.
+fn probes(title: &str, report: &AttackReport) -> Html {
+    if report.probes.is_empty() {
+        return html! {};
+    }
+    html! {
+        <details class="probes">
+            <summary>{ format!("{title} ({})", report.probes.len()) }</summary>
+            <ul>
+                { for report.probes.iter().map(|probe| {
+                    let how = match probe.kind {
+                        ProbeKind::IdArgument => "through its own argument",
+                        ProbeKind::ExtraArgument => "as an extra argument",
+                    };
+                    let (class, outcome) = match &probe.outcome {
+                        ProbeOutcome::Leaked => ("fail", "reached the other customer's records".to_owned()),
+                        ProbeOutcome::Blocked { reason } => ("pass", format!("refused — the model is told: {reason}")),
+                        ProbeOutcome::NoEffect => ("pass", "ran, and touched nothing of the other customer".to_owned()),
+                    };
+                    html! {
+                        <li class={class}>
+                            <code>{ format!("{} {}", probe.tool, probe.call.args.to_python_json()) }</code>
+                            <span class="muted">{ format!(" in {}, {how} ({}): ", probe.skill, probe.id_arguments.join(", ")) }</span>
+                            { outcome }
+                        </li>
+                    }
+                }) }
+            </ul>
+        </details>
     }
 }
 
@@ -121,6 +153,8 @@ pub fn AttackPane(props: &AttackPaneProps) -> Html {
                 { side_summary("Before the swap", &attack.before) }
                 { side_summary("After the swap", &attack.after) }
             </ul>
+            { probes("Every probe before the swap", &attack.before) }
+            { probes("Every probe after the swap", &attack.after) }
         </div>
     }
 }

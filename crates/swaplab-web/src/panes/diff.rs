@@ -58,7 +58,7 @@ pub fn DiffPane(props: &DiffPaneProps) -> Html {
                             let label = format!("{}:{}", p.file, p.span.start.line);
                             html! { <button type="button" class="link-button place" onclick={move |_: MouseEvent| on_goto.emit(target.clone())}>{ label }</button> }
                         });
-                        html! { <li><span class="semantic-text">{ change.text.clone() }</span>{ for place }</li> }
+                        html! { <li><span class="semantic-text">{ crate::components::inline_code(&change.text) }</span>{ for place }</li> }
                     }) }
                 </ul>
             }

@@ -10,6 +10,7 @@ mod results;
 mod review;
 mod tools;
 mod trace;
+mod widget;
 
 use std::rc::Rc;
 
@@ -19,7 +20,8 @@ use swaplab_core::sim::trace::IdTrace;
 
 pub use analysis::{Analysis, Shared};
 pub use diff::DiffPane;
-pub use results::ResultsPanel;
+pub use results::{InitialRun, ResultsPanel, Tab};
+pub use widget::{Widget, WidgetBlock};
 
 /// Open a file, at a line when known.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -62,6 +62,11 @@ impl Tab {
         }
     }
 
+    /// The tab whose id (`proof`, `review`, …) is `id`.
+    pub fn parse(id: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|t| t.id() == id)
+    }
+
     fn id(self) -> &'static str {
         match self {
             Tab::Proof => "proof",
@@ -92,9 +97,27 @@ pub struct ResultsPanelProps {
     pub on_open: Callback<FileRef>,
     /// Opens a file at a line.
     pub on_goto: Callback<Goto>,
+    /// The pane shown first (from `?tab=`).
+    #[prop_or_default]
+    pub initial_tab: Option<Tab>,
+    /// The run shown first (from `?policy=`, `?side=`, `?script=`).
+    #[prop_or_default]
+    pub initial_run: Option<InitialRun>,
 }
 
-fn play(sim: &Simulation, choice: &RunChoice) -> PlayedRun {
+/// The run a link asks the panel to show first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InitialRun {
+    /// How the model fills arguments.
+    pub policy: Policy,
+    /// Which project runs.
+    pub side: Side,
+    /// The script's file stem, when named.
+    pub script: Option<String>,
+}
+
+/// Runs the chosen script under the chosen policy on the chosen side.
+pub(crate) fn play(sim: &Simulation, choice: &RunChoice) -> PlayedRun {
     let scripts: Vec<String> = sim.scripts.iter().map(|s| s.file.clone()).collect();
     let script = sim.scripts.get(choice.script).or_else(|| sim.scripts.first());
     let mut played = PlayedRun {
@@ -121,12 +144,19 @@ fn play(sim: &Simulation, choice: &RunChoice) -> PlayedRun {
 /// The results panel.
 #[component]
 pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
-    let tab = use_state(|| Tab::Proof);
-    let choice = use_state(|| RunChoice {
-        policy: Policy::Faithful,
-        side: Side::After,
-        script: 0,
-        answers: Vec::new(),
+    let tab = use_state(|| props.initial_tab.unwrap_or(Tab::Proof));
+    let choice = use_state(|| {
+        let run = props.initial_run.clone();
+        let script = run.as_ref().and_then(|r| r.script.as_ref()).and_then(|stem| {
+            let path = format!("conversations/{stem}.yml");
+            props.analysis.sim.scripts.iter().position(|s| s.file == path)
+        });
+        RunChoice {
+            policy: run.as_ref().map_or(Policy::Faithful, |r| r.policy),
+            side: run.as_ref().map_or(Side::After, |r| r.side),
+            script: script.unwrap_or(0),
+            answers: Vec::new(),
+        }
     });
     let played = use_memo((props.analysis.clone(), (*choice).clone()), |(analysis, choice)| {
         Played(Rc::new(play(&analysis.sim, choice)))

@@ -15,6 +15,9 @@ pub struct ReviewPaneProps {
     pub analysis: Shared,
     /// Opens a file at a line.
     pub on_goto: Callback<Goto>,
+    /// Show only the checks whose id starts with this (a chapter widget's `check:`).
+    #[prop_or_default]
+    pub only: Option<AttrValue>,
 }
 
 fn mark(verdict: Verdict) -> (&'static str, &'static str, &'static str) {
@@ -45,9 +48,13 @@ pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
         }
     }
     groups.sort_by_key(|(_, worst)| *worst);
-    let ordered = groups
-        .iter()
-        .flat_map(|(title, _)| review.checks.iter().filter(move |c| c.title == *title));
+    let only = props.only.as_deref();
+    let ordered = groups.iter().flat_map(|(title, _)| {
+        review
+            .checks
+            .iter()
+            .filter(move |c| c.title == *title && only.is_none_or(|p| c.id.starts_with(p)))
+    });
     let mut title = String::new();
     let mut items = Vec::new();
     for check in ordered {
@@ -74,7 +81,7 @@ pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
             <article class={classes!("check", class)} data-check={check.id.clone()}>
                 <p class="check-summary">
                     <span class="mark" aria-label={word}>{ symbol }</span>
-                    { check.summary.clone() }
+                    { crate::components::inline_code(&check.summary) }
                 </p>
                 <p class="check-id">{ check.id.clone() }</p>
                 if !check.evidence.is_empty() { <ul class="evidence">{ for evidence }</ul> }

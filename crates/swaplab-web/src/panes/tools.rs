@@ -21,6 +21,12 @@ use super::analysis::Shared;
 pub struct ToolsPaneProps {
     /// The analysis shown.
     pub analysis: Shared,
+    /// The tool selected at first (a chapter widget's `tool:`).
+    #[prop_or_default]
+    pub tool: Option<AttrValue>,
+    /// The arguments the form starts with, JSON (a chapter widget's `arguments:`).
+    #[prop_or_default]
+    pub arguments: Option<AttrValue>,
 }
 
 fn pretty(value: &Value) -> String {
@@ -67,7 +73,15 @@ struct Sent {
 #[component]
 pub fn ToolsPane(props: &ToolsPaneProps) -> Html {
     let analysis = props.analysis.clone();
-    let selected = use_state(|| 0usize);
+    let selected = {
+        let (analysis, tool) = (props.analysis.clone(), props.tool.clone());
+        use_state(move || {
+            let tools = analysis.sim.server.as_ref().map(|s| s.module.tools.as_slice());
+            tool.and_then(|name| tools?.iter().position(|t| t.name == name.as_str())).unwrap_or(0)
+        })
+    };
+    // The widget's arguments are used until the reader picks another tool.
+    let given_arguments = use_mut_ref(|| props.arguments.clone());
     let args_text = use_state(String::new);
     let sent = use_state(|| None::<Result<Sent, String>>);
     // One CRM per analysis, so notes made here accumulate until the files change.
@@ -88,8 +102,10 @@ pub fn ToolsPane(props: &ToolsPaneProps) -> Html {
     {
         // A fresh set of sample arguments whenever the tool or the files change.
         let args_text = args_text.clone();
-        let sample =
-            current.map(|t| sample_arguments(t, server, &crm.borrow())).unwrap_or_default();
+        let sample = match given_arguments.borrow().as_ref() {
+            Some(given) => given.to_string(),
+            None => current.map(|t| sample_arguments(t, server, &crm.borrow())).unwrap_or_default(),
+        };
         use_effect_with((index, props.analysis.clone()), move |_| {
             args_text.set(sample);
         });
@@ -97,6 +113,7 @@ pub fn ToolsPane(props: &ToolsPaneProps) -> Html {
     let on_select = {
         let sent = sent.clone();
         Callback::from(move |e: Event| {
+            given_arguments.borrow_mut().take();
             let select: HtmlSelectElement = e.target_unchecked_into();
             selected.set(select.selected_index().max(0).unsigned_abs() as usize);
             sent.set(None);
