@@ -230,7 +230,7 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
         move |_| restore(&ex)
     });
     let loaded_revision = restored.0.revision;
-    let state = use_reducer({ move || PlayState(restored.0.clone()) });
+    let state = use_reducer(move || PlayState(restored.0.clone()));
     let progress = use_state(load_progress);
     let cursor = use_state(|| 1u32);
     let pointed = use_state(|| None::<(FileRef, u32)>);

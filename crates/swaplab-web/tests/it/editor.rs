@@ -19,6 +19,11 @@ const TEXT: &str =
 /// What the editor reported through `on_change`.
 type Changes = Rc<RefCell<Vec<String>>>;
 
+thread_local! {
+    /// The lines the editor reported the caret on, through `on_cursor`.
+    static CARETS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+}
+
 /// Mounts an editor on `TEXT` with `diagnostics` and waits for it to render.
 async fn mount(diagnostics: Vec<EditorDiagnostic>) -> (Element, HtmlTextAreaElement, Changes) {
     let document = web_sys::window().unwrap().document().unwrap();
@@ -35,6 +40,7 @@ async fn mount(diagnostics: Vec<EditorDiagnostic>) -> (Element, HtmlTextAreaElem
         focus_line: None,
         path: AttrValue::default(),
         diagnostics,
+        on_cursor: Some(Callback::from(|line: u32| CARETS.with(|c| c.borrow_mut().push(line)))),
     };
     yew::Renderer::<Editor>::with_root_and_props(root.clone(), props).render();
     TimeoutFuture::new(10).await;
@@ -190,4 +196,24 @@ async fn tab_shift_tab_and_enter_edit_and_escape_lets_tab_leave() {
     assert_eq!(area.value(), before);
     assert!(!press(&area, "Tab", false));
     root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_caret_line_is_reported_in_lines_of_the_text_not_utf16_units() {
+    let (_root, area, _) = mount(Vec::new()).await;
+    CARETS.with(|c| c.borrow_mut().clear());
+    // After the emoji on line 3: UTF-16 counts it twice, lines must not care.
+    let value = area.value();
+    let at = value.find("desk\n").map(|b| value[..b].encode_utf16().count()).unwrap();
+    area.set_selection_range(at as u32, at as u32).unwrap();
+    let keyup = web_sys::KeyboardEvent::new("keyup").unwrap();
+    area.dispatch_event(&keyup).unwrap();
+    area.set_selection_range(0, 0).unwrap();
+    area.dispatch_event(&web_sys::MouseEvent::new("click").unwrap()).unwrap();
+    TimeoutFuture::new(10).await;
+    // Moving the selection fires `select` too, so the same line may be reported again.
+    let carets = CARETS.with(|c| c.borrow().clone());
+    assert_eq!(carets.first(), Some(&3), "{carets:?}");
+    assert_eq!(carets.last(), Some(&1), "{carets:?}");
+    assert!(carets.iter().all(|l| [1, 3].contains(l)), "{carets:?}");
 }
