@@ -14,7 +14,7 @@ test("the site works under a sub-path, including deep links", async ({ page, bas
   await open(page, "learn/the-agent");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("The agent before the swap");
   await page.getByRole("link", { name: "Open these files in the playground" }).click();
-  await expect(page).toHaveURL(new RegExp(`${base}play$`));
+  await expect(page).toHaveURL(new RegExp(`${base}play(\\?example=tutorial)?$`));
   await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
 
   await page.reload();
