@@ -4,7 +4,7 @@
 //! Every call tolerates a browser that refuses (private mode, full quota, a sandboxed
 //! frame): it returns `None` or an error message instead of panicking.
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Prefix of every key Swap Lab writes to `localStorage`.
 pub const KEY_PREFIX: &str = "swaplab.";
@@ -168,7 +168,7 @@ pub fn scroll_to_anchor(id: &str) -> bool {
 /// Whether a key press belongs to a form field (so page shortcuts leave it alone).
 pub fn typing_into_field(event: &web_sys::KeyboardEvent) -> bool {
     let Some(target) = event.target() else { return false };
-    let Some(element) = wasm_bindgen::JsCast::dyn_ref::<web_sys::Element>(&target) else {
+    let Some(element) = target.dyn_ref::<web_sys::Element>() else {
         return false;
     };
     matches!(element.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
@@ -201,7 +201,7 @@ pub fn record_timing(name: &str, ms: f64) {
             let _ = js_sys::Reflect::set(&timings, &name, &fresh);
             fresh.into()
         });
-    wasm_bindgen::JsCast::unchecked_into::<js_sys::Array>(list).push(&JsValue::from_f64(ms));
+    list.unchecked_into::<js_sys::Array>().push(&JsValue::from_f64(ms));
 }
 
 /// The URL fragment without its `#` (empty when there is none).
@@ -239,4 +239,31 @@ pub fn url_with_fragment(fragment: &str) -> String {
         location.search().unwrap_or_default()
     );
     format!("{base}#{fragment}")
+}
+
+/// Starts `navigator.clipboard.writeText(text)`; `None` where the browser has no
+/// asynchronous clipboard (an insecure context, an old browser).
+pub fn clipboard_write(text: &str) -> Option<js_sys::Promise> {
+    let window = web_sys::window()?;
+    let navigator = js_sys::Reflect::get(&window, &JsValue::from_str("navigator")).ok()?;
+    let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .ok()
+        .filter(JsValue::is_object)?;
+    let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText"))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    write.call1(&clipboard, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
+}
+
+/// Opens the browser's print dialog.
+pub fn print_page() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.print();
+    }
+}
+
+/// The page's origin, `http://host:port`, or empty when there is none.
+pub fn origin() -> String {
+    web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
 }

@@ -9,7 +9,6 @@ use swaplab_content::progress::{PARTICIPANT_KEY, PROGRESS_KEY, Progress};
 use swaplab_content::receipt::{
     MAX_PARTICIPANT_CHARS, clean_participant, done_numbers, encode_receipt,
 };
-use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -71,7 +70,7 @@ pub fn ReceiptBox() -> Html {
                     status.set(CopyStatus::Selected);
                 }
             };
-            match clipboard_write(&code) {
+            match browser::clipboard_write(&code) {
                 Some(promise) => {
                     let status = status.clone();
                     wasm_bindgen_futures::spawn_local(async move {
@@ -150,19 +149,4 @@ pub fn ReceiptBox() -> Html {
             }
         </section>
     }
-}
-
-/// Starts `navigator.clipboard.writeText(text)`; `None` where the browser has no
-/// asynchronous clipboard (an insecure context, an old browser).
-fn clipboard_write(text: &str) -> Option<js_sys::Promise> {
-    let window = web_sys::window()?;
-    let navigator = js_sys::Reflect::get(&window, &JsValue::from_str("navigator")).ok()?;
-    let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .ok()
-        .filter(JsValue::is_object)?;
-    let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText"))
-        .ok()?
-        .dyn_into::<js_sys::Function>()
-        .ok()?;
-    write.call1(&clipboard, &JsValue::from_str(text)).ok()?.dyn_into::<js_sys::Promise>().ok()
 }

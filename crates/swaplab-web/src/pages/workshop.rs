@@ -417,7 +417,7 @@ fn PresenterView(props: &PresenterViewProps) -> Html {
 
 /// The site's absolute address of a route: origin, `<base href>` path and route.
 fn absolute_url(navigator: Option<&Navigator>, route: &Route) -> String {
-    let origin = web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default();
+    let origin = browser::origin();
     let base = navigator.and_then(Navigator::basename).unwrap_or_default();
     format!("{origin}{base}{}", route.to_path())
 }
@@ -428,11 +428,7 @@ pub fn WorkshopExercisesPage() -> Html {
     use_title(Some("Exercises for a workshop".to_owned()));
     let navigator = use_navigator();
     let infos = use_memo((), |()| exercises());
-    let print = Callback::from(|_: MouseEvent| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.print();
-        }
-    });
+    let print = Callback::from(|_: MouseEvent| browser::print_page());
     let body = match &*infos {
         Err(error) => html! {
             <Notice kind={NoticeKind::Warning}><p>{ format!("The exercises cannot be listed: {error}") }</p></Notice>
