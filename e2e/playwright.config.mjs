@@ -1,5 +1,7 @@
 // Playwright drives Debian's Chromium (never a downloaded browser) against the site that
-// `cargo xtask test` builds and serves: once at the root, once under a sub-path.
+// `cargo xtask test` builds and serves: once at the root, once under a sub-path. The
+// `perf` project is `cargo xtask bench`'s alone (`--project perf`); the test command
+// runs the other three.
 import { defineConfig } from "@playwright/test";
 
 const chromium = process.env.SWAPLAB_CHROMIUM || "/usr/bin/chromium";
@@ -11,7 +13,8 @@ if (!rootUrl || !subpathUrl) {
 
 export default defineConfig({
   testDir: ".",
-  outputDir: "results/artifacts",
+  // `cargo xtask bench` points this elsewhere so it never clears a test run's artifacts.
+  outputDir: process.env.SWAPLAB_E2E_OUTPUT || "results/artifacts",
   timeout: 30_000,
   expect: { timeout: 5_000 },
   fullyParallel: true,
@@ -36,9 +39,11 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "root", testIgnore: /(subpath|budgets)\.spec/, use: { baseURL: rootUrl } },
+    { name: "root", testIgnore: /(subpath|budgets|perf)\.spec/, use: { baseURL: rootUrl } },
     { name: "subpath", testMatch: /subpath\.spec/, use: { baseURL: subpathUrl } },
     // Timings are taken last, with nothing else running in the browser.
     { name: "budgets", testMatch: /budgets\.spec/, dependencies: ["root", "subpath"], use: { baseURL: rootUrl } },
+    // BENCHMARKS.md's browser figures, for `cargo xtask bench` only.
+    { name: "perf", testMatch: /perf\.spec/, use: { baseURL: rootUrl } },
   ],
 });

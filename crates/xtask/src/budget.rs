@@ -1,5 +1,7 @@
-//! The size budget: what the built site weighs raw, gzipped and brotli-compressed,
-//! checked against `budgets.toml`.
+//! The budgets in `budgets.toml`: what the built site weighs raw, gzipped and
+//! brotli-compressed, and the speed budgets (`[time]`). The browser's speed budgets are
+//! handed to `e2e/budgets.spec.mjs` as environment variables (`browser_env`); the
+//! native one, `review`'s median, is measured here with criterion (`check_review`).
 
 use std::fs;
 use std::io::Write;
@@ -8,20 +10,65 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Deserialize;
 
+use crate::tools::Toolchain;
+
 /// One KB, the unit of the budgets.
 const KB: f64 = 1000.0;
 
+/// `budgets.toml`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Budgets {
-    size: SizeBudgets,
+pub struct Budgets {
+    /// `[size]`.
+    pub size: SizeBudgets,
+    /// `[time]`.
+    pub time: TimeBudgets,
 }
 
+/// `[size]`: brotli sizes in KB.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SizeBudgets {
-    wasm_brotli_kb: f64,
-    js_brotli_kb: f64,
+pub struct SizeBudgets {
+    /// Every `.wasm` file together.
+    pub wasm_brotli_kb: f64,
+    /// Every `.js` file together.
+    pub js_brotli_kb: f64,
+}
+
+/// `[time]`: medians and percentiles, in milliseconds.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeBudgets {
+    /// Navigation to interactive, median of 10 loads.
+    pub interactive_ms_median: f64,
+    /// The same with the CPU throttled 4×.
+    pub interactive_throttled_ms_median: f64,
+    /// One edit's full rerun, 95th percentile.
+    pub rerun_ms_p95: f64,
+    /// Native `review` on the default workspace, criterion's median.
+    pub review_ms_median: f64,
+}
+
+/// Reads `budgets.toml`.
+pub fn load(root: &Path) -> Result<Budgets> {
+    let text = fs::read_to_string(root.join("budgets.toml")).context("reading budgets.toml")?;
+    parse(&text)
+}
+
+fn parse(text: &str) -> Result<Budgets> {
+    toml::from_str(text).context("parsing budgets.toml")
+}
+
+/// The browser budgets as the environment variables `e2e/budgets.spec.mjs` reads.
+pub fn browser_env(time: &TimeBudgets) -> [(&'static str, String); 3] {
+    [
+        ("SWAPLAB_BUDGET_INTERACTIVE_MS", time.interactive_ms_median.to_string()),
+        (
+            "SWAPLAB_BUDGET_INTERACTIVE_THROTTLED_MS",
+            time.interactive_throttled_ms_median.to_string(),
+        ),
+        ("SWAPLAB_BUDGET_RERUN_P95_MS", time.rerun_ms_p95.to_string()),
+    ]
 }
 
 /// One built file's sizes in bytes.
@@ -78,8 +125,7 @@ fn brotli(bytes: &[u8]) -> Result<usize> {
 
 /// Prints the sizes and checks them against `budgets.toml`; returns (passed, failed).
 pub fn check(root: &Path, dist: &Path) -> Result<(usize, usize)> {
-    let text = fs::read_to_string(root.join("budgets.toml")).context("reading budgets.toml")?;
-    let budgets: Budgets = toml::from_str(&text).context("parsing budgets.toml")?;
+    let budgets = load(root)?;
     let sizes = measure(dist)?;
 
     println!("    {:<44} {:>10} {:>10} {:>10}", "file (dist/)", "raw", "gzip", "brotli");
@@ -107,6 +153,26 @@ pub fn check(root: &Path, dist: &Path) -> Result<(usize, usize)> {
         if verdict.ok { passed += 1 } else { failed += 1 }
     }
     Ok((passed, failed))
+}
+
+/// Measures native `review`'s median with criterion (`bench::review_median`) and checks
+/// it against `review_ms_median`; returns (passed, failed).
+pub fn check_review(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize)> {
+    let limit_ms = load(root)?.time.review_ms_median;
+    let measured = crate::bench::review_median(root, toolchain)?;
+    let median_ms = measured.median_ns / 1e6;
+    let ok = median_ms <= limit_ms;
+    println!(
+        "    {} review (native) {:>7.3} ms median of {} samples ({:.3}–{:.3} ms) of {} ms budget ({:.0}%)",
+        if ok { "✓" } else { "✗" },
+        median_ms,
+        measured.samples,
+        measured.min_ns / 1e6,
+        measured.max_ns / 1e6,
+        limit_ms,
+        100.0 * median_ms / limit_ms
+    );
+    Ok(if ok { (1, 0) } else { (0, 1) })
 }
 
 struct Verdict {
@@ -161,6 +227,26 @@ mod tests {
         let over = [file("app_bg.wasm", 300_001), file("app.js", 6_000), file("theme.js", 6_001)];
         let verdicts = evaluate(&budgets, &over);
         assert_eq!(verdicts.iter().map(|v| v.ok).collect::<Vec<_>>(), [false, false]);
+    }
+
+    #[test]
+    fn the_budget_file_parses_and_refuses_unknown_fields() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let budgets = load(&root).expect("budgets.toml parses");
+        assert!(budgets.size.wasm_brotli_kb > 0.0 && budgets.time.review_ms_median > 0.0);
+        let env = browser_env(&budgets.time);
+        assert_eq!(env[0].1, budgets.time.interactive_ms_median.to_string());
+        let text = "[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n[time]\n\
+                    interactive_ms_median = 500\ninteractive_throttled_ms_median = 1500\n\
+                    rerun_ms_p95 = 16\nreview_ms_median = 2.5\n";
+        let budgets = parse(text).unwrap();
+        assert_eq!(budgets.time.review_ms_median, 2.5);
+        assert_eq!(
+            browser_env(&budgets.time).map(|(_, v)| v),
+            ["500".to_owned(), "1500".to_owned(), "16".to_owned()]
+        );
+        assert!(parse(&format!("{text}extra_ms = 3\n")).is_err(), "unknown field accepted");
+        assert!(parse("[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n").is_err(), "[time] missing");
     }
 
     #[test]

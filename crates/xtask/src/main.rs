@@ -1,9 +1,11 @@
-//! `cargo xtask`: Swap Lab's single entry point for building, serving and testing.
+//! `cargo xtask`: Swap Lab's single entry point for building, serving, testing and
+//! benchmarking.
 //!
 //! `serve` and `test` install whatever this machine lacks first (see `tools.rs`), so a
 //! fresh checkout needs nothing but Rust, Node.js and (for the browser tests) root or
 //! an installed Chromium. Every install step says what it does and why.
 
+mod bench;
 mod budget;
 mod cmd;
 mod offline;
@@ -27,7 +29,10 @@ USAGE:
         Build the static site into dist/, ready for any static host.
     cargo xtask test
         Everything: format, lints, native tests, wasm tests in headless Chromium,
-        the release build, end-to-end browser tests and the size budget.
+        the release build, end-to-end browser tests and the budgets (sizes, speed).
+    cargo xtask bench [--quick]
+        Run every criterion bench, build and serve the site, measure it in Chromium
+        and on disk, and write BENCHMARKS.md. --quick shortens criterion's runs.
     cargo xtask help
         This text.
 ";
@@ -78,6 +83,14 @@ fn run() -> Result<ExitCode> {
         "test" => {
             Options::parse(&rest, &[])?;
             test::run(&root)
+        }
+        "bench" => {
+            let quick = match rest.as_slice() {
+                [] => false,
+                [flag] if flag == "--quick" => true,
+                _ => bail!("`bench` takes only --quick\n\n{USAGE}"),
+            };
+            bench::run(&root, quick)
         }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -71,8 +71,16 @@ pub fn run(root: &Path) -> Result<ExitCode> {
         record(timed("e2e", || e2e(root, &toolchain, &dist, &subpath_dist)));
         record(timed("budget", || {
             step("Measuring the built site against budgets.toml");
-            let (passed, failed) = budget::check(root, &dist)?;
-            Ok((passed, failed, None))
+            let (mut passed, mut failed) = budget::check(root, &dist)?;
+            step("Native review's median against budgets.toml (criterion, 50 samples)");
+            match budget::check_review(root, &toolchain) {
+                Ok((p, f)) => (passed, failed) = (passed + p, failed + f),
+                Err(error) => {
+                    eprintln!("xtask: budget: {error:#}");
+                    failed += 1;
+                }
+            }
+            Ok((passed, failed, Some("sizes and native review; browser timings in e2e".to_owned())))
         }));
     } else {
         for stage in ["e2e", "budget"] {
@@ -331,9 +339,13 @@ fn e2e(
     let _ = fs::remove_file(&report);
     let chromium = toolchain.chromium.as_ref().context("Chromium was not prepared")?;
     let swaplab = build_swaplab(root, toolchain);
+    let budgets = budget::load(root)?;
     let mut command = Command::new(root.join("node_modules/.bin/playwright"));
     command
         .args(["test", "--config", "e2e/playwright.config.mjs"])
+        // Every project but `perf`, which is `cargo xtask bench`'s.
+        .args(["--project", "root", "--project", "subpath", "--project", "budgets"])
+        .envs(budget::browser_env(&budgets.time))
         .current_dir(root)
         .env("PATH", &toolchain.path)
         .env("SWAPLAB_URL", at_root.url())

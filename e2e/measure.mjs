@@ -1,0 +1,103 @@
+// The browser measurements shared by e2e/budgets.spec.mjs (which asserts the budgets in
+// `cargo xtask test`) and e2e/perf.spec.mjs (which records the figures for
+// `cargo xtask bench`), so both measure the same thing the same way.
+//
+// - Interactive: from navigation start to the playground's Proof tab showing its ✓,
+//   the moment a MutationObserver installed before the page's own scripts sees it
+//   (`performance.now()` in the page; 0 is the navigation's start).
+// - Rerun: one edit's full rerun as the app records it in `window.swaplabTimings.rerun`:
+//   from the end of the 120 ms typing pause to the last pane showing the new results
+//   rendered (recompute everything + render).
+import { expect } from "@playwright/test";
+
+export const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+/** Median, min and max of a list of numbers, plus the list itself. */
+export const summary = (values) => ({
+  median: percentile(values, 50),
+  min: Math.min(...values),
+  max: Math.max(...values),
+  samples: values,
+});
+
+/** Reads a budget `cargo xtask test` passes in the environment (from budgets.toml). */
+export function budget(name) {
+  const value = Number(process.env[name]);
+  if (!process.env[name] || !Number.isFinite(value)) {
+    throw new Error(`${name} is not set: run the budgets with \`cargo xtask test\` (it reads budgets.toml)`);
+  }
+  return value;
+}
+
+async function watchInteractive(page) {
+  await page.addInitScript(() => {
+    const ready = () =>
+      [...document.querySelectorAll('[role="tab"]')].some(
+        (tab) => tab.textContent.trim().startsWith("Proof") && tab.textContent.includes("✓"),
+      );
+    const observer = new MutationObserver(() => {
+      if (window.swaplabInteractiveAt === undefined && ready()) {
+        window.swaplabInteractiveAt = performance.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document, { subtree: true, childList: true, characterData: true });
+  });
+}
+
+/** Loads the playground `loads` times and returns each load's time to interactive, in
+ *  ms. `throttle` slows the CPU that many times (CDP Emulation.setCPUThrottlingRate). */
+export async function interactiveTimes(page, { loads = 10, throttle = 1 } = {}) {
+  await watchInteractive(page);
+  const cdp = await page.context().newCDPSession(page);
+  const times = [];
+  try {
+    for (let i = 0; i < loads; i++) {
+      // Set before every navigation: the renderer may change with it.
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
+      await page.goto("play");
+      await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout: 15_000 });
+      times.push(await page.evaluate(() => window.swaplabInteractiveAt));
+    }
+  } finally {
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 }).catch(() => {});
+    await cdp.detach().catch(() => {});
+  }
+  return times;
+}
+
+/** Types `edits` single characters at the end of the open file, waiting for each one's
+ *  rerun, and returns the reruns' durations in ms. */
+export async function rerunTimes(page, edits) {
+  const area = page.getByRole("textbox", { name: /^Contents of / });
+  await area.focus();
+  await area.press("Control+End");
+  const before = await page.evaluate(() => window.swaplabTimings?.rerun?.length ?? 0);
+  for (let i = 0; i < edits; i++) {
+    await page.keyboard.type(i % 2 ? "x" : "y");
+    // Wait out the pause so each keystroke gets its own rerun.
+    await page.waitForFunction((n) => (window.swaplabTimings?.rerun?.length ?? 0) >= n, before + i + 1);
+  }
+  return page.evaluate((from) => window.swaplabTimings.rerun.slice(from), before);
+}
+
+/** The page's JS heap in bytes after a forced garbage collection (CDP
+ *  Performance.getMetrics: JSHeapUsedSize and JSHeapTotalSize). The wasm module's
+ *  linear memory is an ArrayBuffer outside this figure. */
+export async function jsHeap(page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("HeapProfiler.collectGarbage");
+    await cdp.send("Performance.enable");
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    const metric = (name) => metrics.find((m) => m.name === name)?.value;
+    return { used: metric("JSHeapUsedSize"), total: metric("JSHeapTotalSize") };
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+export const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
