@@ -6,6 +6,7 @@
 //! a stable code (Rasa's own code where Rasa has one) and the message (Rasa's exact text
 //! where Rasa has one).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
@@ -186,22 +187,22 @@ impl fmt::Display for Diagnostic {
 #[derive(Clone, Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
+    table: Cow<'a, LineTable>,
+}
+
+/// What a [`LineIndex`] knows about its text, kept without the text: a text read many
+/// times (a compiled program's source, at every call) is indexed once, not per read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineTable {
     /// Byte offset of the start of each line.
     starts: Vec<usize>,
     /// `checkpoints[k]`: characters that start before byte `k * CHECKPOINT_STRIDE`.
     checkpoints: Vec<usize>,
 }
 
-/// Bytes between two character-count checkpoints of a [`LineIndex`].
-const CHECKPOINT_STRIDE: usize = 64;
-
-fn char_starts(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
-}
-
-impl<'a> LineIndex<'a> {
+impl LineTable {
     /// Indexes `text`. Lines end at `\n`; a `\r` before it belongs to the line.
-    pub fn new(text: &'a str) -> LineIndex<'a> {
+    pub fn new(text: &str) -> LineTable {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
         let mut checkpoints = Vec::new();
@@ -215,16 +216,35 @@ impl<'a> LineIndex<'a> {
                 checkpoints.push(count);
             }
         }
-        LineIndex { text, starts, checkpoints }
+        LineTable { starts, checkpoints }
+    }
+}
+
+/// Bytes between two character-count checkpoints of a [`LineIndex`].
+const CHECKPOINT_STRIDE: usize = 64;
+
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes `text`. Lines end at `\n`; a `\r` before it belongs to the line.
+    pub fn new(text: &'a str) -> LineIndex<'a> {
+        LineIndex { text, table: Cow::Owned(LineTable::new(text)) }
+    }
+
+    /// Indexes `text` with the table [`LineTable::new`] built from this same text.
+    pub fn with_table(text: &'a str, table: &'a LineTable) -> LineIndex<'a> {
+        LineIndex { text, table: Cow::Borrowed(table) }
     }
 
     /// Characters that start before byte `offset`.
     fn chars_before(&self, offset: usize) -> usize {
-        if self.checkpoints.is_empty() {
+        if self.table.checkpoints.is_empty() {
             return offset;
         }
         let k = offset / CHECKPOINT_STRIDE;
-        let base = self.checkpoints.get(k).copied().unwrap_or(0);
+        let base = self.table.checkpoints.get(k).copied().unwrap_or(0);
         base + self.text.as_bytes().get(k * CHECKPOINT_STRIDE..offset).map_or(0, char_starts)
     }
 
@@ -234,8 +254,8 @@ impl<'a> LineIndex<'a> {
         while offset > 0 && !self.text.is_char_boundary(offset) {
             offset -= 1;
         }
-        let line = self.starts.partition_point(|&start| start <= offset).saturating_sub(1);
-        let line_start = self.starts.get(line).copied().unwrap_or(0);
+        let line = self.table.starts.partition_point(|&start| start <= offset).saturating_sub(1);
+        let line_start = self.table.starts.get(line).copied().unwrap_or(0);
         let column = self.chars_before(offset).saturating_sub(self.chars_before(line_start));
         Position::new(
             u32::try_from(line + 1).unwrap_or(u32::MAX),
@@ -250,10 +270,10 @@ impl<'a> LineIndex<'a> {
 
     /// The text of 1-based line `line`, without its line break.
     pub fn line_text(&self, line: u32) -> &'a str {
-        let Some(&start) = self.starts.get((line as usize).saturating_sub(1)) else {
+        let Some(&start) = self.table.starts.get((line as usize).saturating_sub(1)) else {
             return "";
         };
-        let end = self.starts.get(line as usize).map_or(self.text.len(), |&next| next - 1);
+        let end = self.table.starts.get(line as usize).map_or(self.text.len(), |&next| next - 1);
         self.text[start..end].trim_end_matches('\r')
     }
 
@@ -264,8 +284,8 @@ impl<'a> LineIndex<'a> {
 
     /// How many lines the text has (a final line break does not start a new one).
     pub fn line_count(&self) -> u32 {
-        let count =
-            if self.text.ends_with('\n') { self.starts.len() - 1 } else { self.starts.len() };
+        let starts = &self.table.starts;
+        let count = if self.text.ends_with('\n') { starts.len() - 1 } else { starts.len() };
         u32::try_from(count.max(1)).unwrap_or(u32::MAX)
     }
 }

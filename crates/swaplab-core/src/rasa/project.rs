@@ -107,12 +107,17 @@ pub struct ProjectReport {
 impl ProjectReport {
     /// The loaded skill `id`.
     pub fn skill(&self, id: &str) -> Option<&Skill> {
-        self.skills.iter().find(|entry| entry.dir == id)?.loaded()
+        self.entry(id)?.loaded()
     }
 
-    /// The entry for skill directory `id`.
+    /// The entry for skill directory `id`. A binary search, as `skills` is sorted (every
+    /// skill looks others up, so a scan would be quadratic in skills); a scan only when
+    /// the search misses, for a report whose skills were put in by hand.
     pub fn entry(&self, id: &str) -> Option<&SkillEntry> {
-        self.skills.iter().find(|entry| entry.dir == id)
+        match self.skills.binary_search_by(|entry| entry.dir.as_str().cmp(id)) {
+            Ok(at) => self.skills.get(at),
+            Err(_) => self.skills.iter().find(|entry| entry.dir == id),
+        }
     }
 
     /// Loaded skills, sorted by id.
@@ -144,8 +149,12 @@ impl ProjectReport {
     /// Shared tools a skill declares (`SkillCatalog.declared_tool_names`): every gate name
     /// minus bare names that come only from MCP imports, that exist in `tools/`.
     pub fn declared_shared_tools(&self, skill: &Skill) -> BTreeSet<String> {
-        let shared = self.shared_tool_names();
-        declared_names(skill).into_iter().filter(|name| shared.contains(name.as_str())).collect()
+        // Each declared name is looked for in the shared modules: a skill declares a few,
+        // and building the set of every shared tool per skill is quadratic in skills.
+        let shared = |name: &String| {
+            self.shared_tools.iter().any(|file| file.module.tools.iter().any(|t| &t.name == name))
+        };
+        declared_names(skill).into_iter().filter(shared).collect()
     }
 
     /// The tools a skill binds locally: its own, then the shared ones it declares.

@@ -8,6 +8,8 @@
 //! is the contrast the *before* project shows. A confirmation on the way is answered yes
 //! — the caller is the one attacking, so the question stops nothing.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::agent::{Agent, Bound, StartupFailure};
@@ -137,10 +139,22 @@ pub fn pick<'s>(
 ) -> (Option<&'s Contact>, Option<&'s Contact>) {
     let by_id = |id: &String| seed.contact(id);
     let victim = options.victim.as_ref().and_then(by_id).or_else(|| {
-        let mut ranked: Vec<&Contact> =
-            seed.contacts.iter().filter(|c| options.caller.as_ref() != Some(&c.id)).collect();
-        ranked.sort_by_key(|c| std::cmp::Reverse(seed.records_of(&c.id)));
-        ranked.first().copied()
+        // Every record counted once (not `records_of` per contact, which is quadratic in
+        // the seed); ties go to the first contact in seed order.
+        let mut records: BTreeMap<&str, usize> = BTreeMap::new();
+        let owners =
+            seed.tickets.iter().map(|t| &t.contact).chain(seed.notes.iter().map(|n| &n.contact));
+        for owner in owners {
+            *records.entry(owner.as_str()).or_default() += 1;
+        }
+        let count = |c: &Contact| records.get(c.id.as_str()).copied().unwrap_or(0);
+        seed.contacts.iter().filter(|c| options.caller.as_ref() != Some(&c.id)).fold(
+            None,
+            |best: Option<&Contact>, c| match best {
+                Some(b) if count(b) >= count(c) => Some(b),
+                _ => Some(c),
+            },
+        )
     });
     let caller = options.caller.as_ref().and_then(by_id).or_else(|| {
         seed.contacts.iter().find(|c| Some(c.id.as_str()) != victim.map(|v| v.id.as_str()))

@@ -17,6 +17,8 @@
 //! | `get_ticket(ticket_id)` | `GET /crm/v3/objects/tickets/<id>?properties=…` |
 //! | `create_note(contact_id, body)` | `POST /crm/v3/objects/notes` (associated to the contact) |
 
+use std::collections::BTreeSet;
+
 use serde::Serialize;
 
 use super::json::{self, Value, object, string};
@@ -212,6 +214,11 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
         return seed;
     };
     let mut records = 0usize;
+    // Ids and emails already read, so that duplicates are found without rescanning the
+    // seed for every entry (which is quadratic in the records).
+    let mut contact_ids: BTreeSet<String> = BTreeSet::new();
+    let mut emails: BTreeSet<String> = BTreeSet::new();
+    let mut ticket_ids: BTreeSet<String> = BTreeSet::new();
     for (key, value) in entries {
         match key_text(key).as_deref() {
             Some("contacts") => {
@@ -228,11 +235,12 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
                         email: f[4].clone(),
                         span: item.span,
                     };
-                    if seed.contact(&contact.id).is_some() {
+                    if contact_ids.contains(&contact.id) {
                         reader.error(item.span, format!("contact id '{}' is used twice", contact.id));
-                    } else if seed.contacts.iter().any(|c| c.email.eq_ignore_ascii_case(&contact.email)) {
+                    } else if !emails.insert(contact.email.to_ascii_lowercase()) {
                         reader.error(item.span, format!("email '{}' belongs to two contacts", contact.email));
                     } else {
+                        contact_ids.insert(contact.id.clone());
                         seed.contacts.push(contact);
                     }
                 }
@@ -243,7 +251,7 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
                         break;
                     }
                     let Some(f) = reader.fields(item, &["id", "contact", "subject", "stage", "created"], &["id", "contact"]) else { continue };
-                    if seed.tickets.iter().any(|t| t.id == f[0]) {
+                    if !ticket_ids.insert(f[0].clone()) {
                         reader.error(item.span, format!("ticket id '{}' is used twice", f[0]));
                         continue;
                     }
@@ -276,7 +284,7 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
         }
     }
     for ticket in &seed.tickets {
-        if seed.contact(&ticket.contact).is_none() {
+        if !contact_ids.contains(&ticket.contact) {
             reader.warn(
                 ticket.span,
                 format!(

@@ -719,3 +719,43 @@ fn a_readers_answer_stands_in_when_the_script_does_not_reply() {
     let none = run_script(&agent, &sim.seed, &script, &RunOptions::default());
     assert!(none.waiting.is_some(), "without an answer the call waits");
 }
+
+#[test]
+fn the_attack_picks_its_customers_in_one_pass_over_a_large_seed() {
+    use swaplab_core::sim::attack::{AttackOptions, pick};
+    use swaplab_core::sim::crm::{Contact, CrmSeed, Ticket};
+    // 100,000 records built in code (`crm.yml` holds at most 10,000): counting each
+    // contact's records per comparison made this quadratic; it must stay instant.
+    let mut seed = CrmSeed::tutorial();
+    let span = seed.contacts[0].span;
+    for n in 0..49_998 {
+        let id = (200_000 + n).to_string();
+        seed.contacts.push(Contact {
+            id: id.clone(),
+            firstname: "Alex".into(),
+            lastname: format!("Customer{n}"),
+            company: String::new(),
+            email: format!("customer{n}@example.com"),
+            span,
+        });
+        // Two tickets each for the last two: a tie above Dana's two, won by seed order.
+        let tickets = if n >= 49_996 { 3 } else { 1 };
+        for t in 0..tickets {
+            seed.tickets.push(Ticket {
+                id: format!("{id}-{t}"),
+                contact: id.clone(),
+                subject: String::new(),
+                stage: String::new(),
+                created: String::new(),
+                span,
+            });
+        }
+    }
+    let (caller, victim) = pick(&seed, &AttackOptions::default());
+    assert_eq!(victim.map(|c| c.id.as_str()), Some("249996"), "the first with the most records");
+    assert_eq!(caller.map(|c| c.id.as_str()), Some("701"));
+    let options = AttackOptions { caller: Some("249996".into()), victim: None };
+    let (caller, victim) = pick(&seed, &options);
+    assert_eq!(victim.map(|c| c.id.as_str()), Some("249997"), "never the caller");
+    assert_eq!(caller.map(|c| c.id.as_str()), Some("249996"));
+}

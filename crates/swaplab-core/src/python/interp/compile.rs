@@ -15,7 +15,7 @@ use super::ast::{
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
 use super::runtime::is_builtin_exception;
 use super::{MAX_NESTING, Program};
-use crate::diagnostic::{Diagnostic, Phase, Span};
+use crate::diagnostic::{Diagnostic, LineTable, Phase, Span};
 use crate::python::annotation::parse_type;
 use crate::python::lex::{SYNTAX, TokenKind};
 use crate::python::literal::literal_value;
@@ -116,6 +116,7 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         diagnostics,
         path: path.to_owned(),
         text: text.to_owned(),
+        lines: LineTable::new(text),
         functions: module.functions,
         models: module.models,
         globals: module.globals,

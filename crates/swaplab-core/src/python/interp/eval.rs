@@ -97,7 +97,7 @@ pub(crate) fn run(
 ) -> Outcome {
     let mut interp = Interp {
         program,
-        lines: LineIndex::new(&program.text),
+        lines: LineIndex::with_table(&program.text, &program.lines),
         host,
         steps: 0,
         work: 0,

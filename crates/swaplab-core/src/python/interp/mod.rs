@@ -56,7 +56,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::diagnostic::{Diagnostic, Span};
+use crate::diagnostic::{Diagnostic, LineTable, Span};
 
 pub use value::PyValue;
 
@@ -157,6 +157,8 @@ pub struct Program {
     pub diagnostics: Vec<Diagnostic>,
     path: String,
     text: String,
+    /// `text`'s lines, indexed once for every call's spans.
+    lines: LineTable,
     functions: Vec<ast::Function>,
     models: Vec<ast::Model>,
     globals: BTreeMap<String, ast::Global>,
