@@ -18,12 +18,13 @@ use swaplab_core::Workspace;
 use swaplab_core::sim::attack::{
     AttackOptions, AttackReport, Leak, LeakKind, Probe, ProbeKind, ProbeOutcome,
 };
-use swaplab_core::sim::crm::{Access, Contact, CrmSeed, RecordKind, Touched};
-use swaplab_core::sim::run::{CallRecord, Route, Status};
+use swaplab_core::sim::crm::{Contact, CrmSeed, Touched};
+use swaplab_core::sim::run::{CallRecord, Status};
 use swaplab_core::sim::{AttackPair, Simulation};
 
 use crate::options::Options;
 use crate::style::Style;
+use crate::words::{access_word, count, record_name, route};
 
 /// Runs the command.
 pub fn run(
@@ -292,35 +293,12 @@ fn kind_word(kind: LeakKind) -> &'static str {
 
 /// `ticket 9001 of contact 701 (read)`.
 fn record_text(record: &Touched) -> String {
-    let access = match record.access {
-        Access::Read => "read",
-        Access::Write => "written",
-    };
-    let what = match record.kind {
-        RecordKind::Contact if record.id == record.owner => format!("contact {}", record.id),
-        RecordKind::Contact => format!("contact {} (of contact {})", record.id, record.owner),
-        RecordKind::Associations => format!("the ticket list of contact {}", record.owner),
-        RecordKind::Ticket => format!("ticket {} of contact {}", record.id, record.owner),
-        RecordKind::Note => format!("note {} of contact {}", record.id, record.owner),
-    };
-    format!("{what} ({access})")
-}
-
-/// ` → MCP hubspot_crm` or ` → local tools/crm.py`.
-fn route(call: &CallRecord) -> String {
-    match &call.route {
-        Some(Route::Mcp { server }) => format!(" → MCP {server}"),
-        Some(Route::Local { file, .. }) => format!(" → local {file}"),
-        None => String::new(),
-    }
+    let what = record_name(record.kind, &record.id, &record.owner);
+    format!("{what} ({})", access_word(record.access))
 }
 
 fn seen(call: &CallRecord) -> String {
     call.model_sees.clone().unwrap_or_else(|| "nothing".to_owned())
-}
-
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 fn side_summary(side: &AttackReport) -> String {

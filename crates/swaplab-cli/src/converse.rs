@@ -31,13 +31,14 @@ use swaplab_core::sim::conversation::{
     ArgSource, Entry, Event, Policy, RunOptions, Script, Transcript, run_script,
 };
 use swaplab_core::sim::crm::{Access, Contact, CrmRequest, RecordKind, Touched};
-use swaplab_core::sim::run::{CallRecord, Caller, RESOLVE_TOOL, Route, Status};
+use swaplab_core::sim::run::{CallRecord, Caller, RESOLVE_TOOL, Status};
 use swaplab_core::sim::trace::trace;
 use swaplab_core::sim::{CONVERSATIONS_DIR, Side, Simulation};
 
 use crate::load::CrmSources;
 use crate::options::Options;
 use crate::style::Style;
+use crate::words::{access_word, count, record_name, route};
 
 /// Characters of a tool result shown before it is cut.
 const SEEN_CHARS: usize = 160;
@@ -435,10 +436,6 @@ fn judge<'t>(transcript: &Transcript, caller: Option<&str>, how: Vec<String>) ->
     }
 }
 
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// At most `max` characters of `text`, on one line, with what was cut counted.
 fn cut(text: &str, max: usize) -> String {
     let flat = text.replace('\n', "⏎");
@@ -470,21 +467,8 @@ fn who(contact: &Contact) -> String {
 
 /// `ticket 9001 of contact 701 (read)`.
 fn record_text(kind: RecordKind, id: &str, owner: &str, access: &[Access]) -> String {
-    let what = match kind {
-        RecordKind::Contact if id == owner => format!("contact {id}"),
-        RecordKind::Contact => format!("contact {id} (of contact {owner})"),
-        RecordKind::Associations => format!("the ticket list of contact {owner}"),
-        RecordKind::Ticket => format!("ticket {id} of contact {owner}"),
-        RecordKind::Note => format!("note {id} of contact {owner}"),
-    };
-    let access: Vec<&str> = access
-        .iter()
-        .map(|a| match a {
-            Access::Read => "read",
-            Access::Write => "written",
-        })
-        .collect();
-    format!("{what} ({})", access.join(" and "))
+    let access: Vec<&str> = access.iter().map(|a| access_word(*a)).collect();
+    format!("{} ({})", record_name(kind, id, owner), access.join(" and "))
 }
 
 fn write_text(
@@ -794,15 +778,6 @@ fn status_words(record: &CallRecord) -> &'static str {
         Status::Paused => "paused for confirmation",
         Status::Declined => "declined",
         Status::Yielded => "yielded without running",
-    }
-}
-
-/// ` → MCP hubspot_crm` or ` → local tools/crm.py`.
-fn route(call: &CallRecord) -> String {
-    match &call.route {
-        Some(Route::Mcp { server }) => format!(" → MCP {server}"),
-        Some(Route::Local { file, .. }) => format!(" → local {file}"),
-        None => String::new(),
     }
 }
 

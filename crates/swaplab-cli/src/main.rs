@@ -15,6 +15,7 @@ mod prove;
 mod review;
 mod style;
 mod tools;
+mod words;
 
 use std::fs;
 use std::io::{self, Write};

@@ -109,22 +109,29 @@ pub struct WidgetSpec {
 }
 
 impl WidgetSpec {
-    /// The playground URL (site-relative) that opens this widget's state and pane.
-    pub fn playground_href(&self) -> String {
-        let mut href = format!("/play?example={}&tab={}", self.state, self.kind.name());
+    /// The `/play` query that opens this widget's state and pane, as pairs.
+    pub fn playground_query(&self) -> Vec<(&'static str, String)> {
+        let mut query = vec![("example", self.state.clone()), ("tab", self.kind.name().to_owned())];
         if self.kind.runs() {
-            href.push_str(&format!("&policy={}", self.policy.name()));
+            query.push(("policy", self.policy.name().to_owned()));
             if self.side == Side::Before {
-                href.push_str("&side=before");
+                query.push(("side", "before".to_owned()));
             }
             if let Some(script) = &self.script {
-                href.push_str(&format!("&script={script}"));
+                query.push(("script", script.clone()));
             }
         }
         if let Some(file) = &self.file {
-            href.push_str(&format!("&file={file}"));
+            query.push(("file", file.to_string()));
         }
-        href
+        query
+    }
+
+    /// The playground URL (site-relative) that opens this widget's state and pane.
+    pub fn playground_href(&self) -> String {
+        let pairs: Vec<String> =
+            self.playground_query().iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("/play?{}", pairs.join("&"))
     }
 }
 

@@ -20,11 +20,10 @@ use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 use yew_router::prelude::*;
 
+use super::play::file_statuses;
 use super::use_title;
 use crate::browser::{load, save};
-use crate::components::{
-    DiffView, Editor, EditorDiagnostic, FileStatus, FileTree, Markdown, inline_code,
-};
+use crate::components::{DiffView, Editor, EditorDiagnostic, FileTree, Markdown, inline_code};
 use crate::panes::{Analysis, Shared};
 use crate::route::Route;
 use crate::state::PlayState;
@@ -366,10 +365,12 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
         Callback::from(move |line: u32| cursor.set(line))
     };
 
-    let changes = use_memo(workspace.clone(), |ws| project_changes(&ws.before, &ws.after));
     let statuses = use_memo(workspace.clone(), {
-        let ex = ex.clone();
-        move |ws| Rc::new(statuses(ws, &ex.start, &changes))
+        let (ex, session) = (ex.clone(), state.0.clone());
+        move |ws| {
+            let changes = project_changes(&ws.before, &ws.after);
+            Rc::new(file_statuses(&session, &changes, &ex.start))
+        }
     });
 
     let editor = match state.0.open_file() {
@@ -482,30 +483,6 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
             </nav>
         </div>
     }
-}
-
-fn statuses(
-    ws: &Workspace,
-    start: &Workspace,
-    changes: &[swaplab_core::diff::FileChange],
-) -> Vec<(FileRef, FileStatus)> {
-    ws.files()
-        .map(|(file, text)| {
-            let swap = changes
-                .iter()
-                .find(|c| {
-                    c.path == file.path
-                        && matches!(
-                            file.area,
-                            swaplab_core::Area::Before | swaplab_core::Area::After
-                        )
-                        && c.status != swaplab_core::diff::ChangeStatus::Unchanged
-                })
-                .map(|c| c.status.code());
-            let edited = start.file(&file) != Some(text);
-            (file, FileStatus { edited, swap })
-        })
-        .collect()
 }
 
 /// The solution beside the reader's work: for each file the solution changes, the diff

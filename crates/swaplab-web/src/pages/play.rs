@@ -849,7 +849,8 @@ fn store_draft(origin: &Origin, latest: &LatestState) -> SaveStatus {
     }
 }
 
-fn file_statuses(
+/// Each file's marks in the tree: edited since `pristine`, and what the swap does to it.
+pub(super) fn file_statuses(
     session: &Session,
     changes: &[FileChange],
     pristine: &Workspace,

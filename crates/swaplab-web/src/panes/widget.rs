@@ -212,14 +212,7 @@ pub fn Widget(props: &WidgetProps) -> Html {
             }
             let Some(navigator) = &navigator else { return };
             e.prevent_default();
-            let href = spec.playground_href();
-            let query: Vec<(String, String)> = href
-                .split_once('?')
-                .map(|(_, q)| q)
-                .unwrap_or_default()
-                .split('&')
-                .filter_map(|pair| pair.split_once('=').map(|(k, v)| (k.to_owned(), v.to_owned())))
-                .collect();
+            let query = spec.playground_query();
             if navigator.push_with_query(&Route::Play, &query).is_err() {
                 navigator.push(&Route::Play);
             }
