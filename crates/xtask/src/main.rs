@@ -30,6 +30,9 @@ USAGE:
     cargo xtask test
         Everything: format, lints, native tests, wasm tests in headless Chromium,
         the release build, end-to-end browser tests and the budgets (sizes, speed).
+    cargo xtask e2e [PLAYWRIGHT ARGS]
+        Build the site and run the end-to-end tests alone; arguments go to Playwright
+        (spec files, --grep, --project). The builds go under the cargo target directory.
     cargo xtask bench [--quick]
         Run every criterion bench, build and serve the site, measure it in Chromium
         and on disk, and write BENCHMARKS.md. --quick shortens criterion's runs.
@@ -84,6 +87,7 @@ fn run() -> Result<ExitCode> {
             Options::parse(&rest, &[])?;
             test::run(&root)
         }
+        "e2e" => test::run_e2e(&root, &rest),
         "bench" => {
             let quick = match rest.as_slice() {
                 [] => false,

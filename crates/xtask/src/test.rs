@@ -68,7 +68,8 @@ pub fn run(root: &Path) -> Result<ExitCode> {
     record(build_outcome);
 
     if site_ready {
-        record(timed("e2e", || e2e(root, &toolchain, &dist, &subpath_dist)));
+        let results = root.join("e2e").join("results");
+        record(timed("e2e", || e2e(root, &toolchain, &dist, &subpath_dist, &results, &[])));
         record(timed("budget", || {
             step("Measuring the built site against budgets.toml");
             let (mut passed, mut failed) = budget::check(root, &dist)?;
@@ -323,34 +324,64 @@ fn cargo_test_stage(command: &mut Command) -> Result<(usize, usize, Option<Strin
     Ok((passed, failed, None))
 }
 
+/// `cargo xtask e2e [PLAYWRIGHT ARGS]`: builds the site at the root and under
+/// [`SUBPATH`] into the cargo target directory (so two checkouts or two target
+/// directories never share a build), then runs Playwright with `playwright_args` — spec
+/// files, `--grep`, `--project` — or, without them, the same projects as `test`.
+pub fn run_e2e(root: &Path, playwright_args: &[String]) -> Result<ExitCode> {
+    let toolchain = tools::prepare(root, Need::Tests)?;
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("xtask")
+        .join("e2e");
+    let (dist, subpath_dist) = (target.join("root"), target.join("subpath"));
+    site::build(root, &toolchain, &dist, "/")?;
+    site::build(root, &toolchain, &subpath_dist, SUBPATH)?;
+    let results = target.join("results");
+    let (passed, failed, note) =
+        e2e(root, &toolchain, &dist, &subpath_dist, &results, playwright_args)?;
+    println!("e2e: {passed} passed, {failed} failed");
+    if let Some(note) = note {
+        println!("    ({note})");
+    }
+    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
 fn e2e(
     root: &Path,
     toolchain: &Toolchain,
     dist: &Path,
     subpath_dist: &Path,
+    results: &Path,
+    playwright_args: &[String],
 ) -> Result<(usize, usize, Option<String>)> {
     step("End-to-end tests: Playwright driving headless Chromium against the built site");
     let at_root = serve::start(dist, "/", 0)?;
     let under_subpath = serve::start(subpath_dist, SUBPATH, 0)?;
     println!("    serving {} and {}", at_root.url(), under_subpath.url());
-    let results = root.join("e2e").join("results");
-    fs::create_dir_all(&results).context("creating e2e/results")?;
+    fs::create_dir_all(results).with_context(|| format!("creating {}", results.display()))?;
     let report = results.join("report.json");
     let _ = fs::remove_file(&report);
     let chromium = toolchain.chromium.as_ref().context("Chromium was not prepared")?;
     let swaplab = build_swaplab(root, toolchain);
     let budgets = budget::load(root)?;
     let mut command = Command::new(root.join("node_modules/.bin/playwright"));
+    command.args(["test", "--config", "e2e/playwright.config.mjs"]);
+    if !playwright_args.iter().any(|arg| arg.starts_with("--project")) {
+        // Every project but `perf`, which is `cargo xtask bench`'s. The `=` form, since
+        // `--project name` would swallow any spec files that follow.
+        command.args(["--project=root", "--project=subpath", "--project=budgets"]);
+    }
     command
-        .args(["test", "--config", "e2e/playwright.config.mjs"])
-        // Every project but `perf`, which is `cargo xtask bench`'s.
-        .args(["--project", "root", "--project", "subpath", "--project", "budgets"])
+        .args(playwright_args)
         .envs(budget::browser_env(&budgets.time))
         .current_dir(root)
         .env("PATH", &toolchain.path)
         .env("SWAPLAB_URL", at_root.url())
         .env("SWAPLAB_SUBPATH_URL", under_subpath.url())
         .env("SWAPLAB_CHROMIUM", chromium)
+        .env("SWAPLAB_E2E_OUTPUT", results.join("artifacts"))
         .env("PLAYWRIGHT_JSON_OUTPUT_NAME", &report);
     if let Some(binary) = &swaplab {
         command.env("SWAPLAB_BIN", binary);
@@ -375,7 +406,10 @@ fn e2e(
     if count("skipped") > 0 {
         note.push(format!("{} skipped", count("skipped")));
     }
-    note.push("screenshots in e2e/results/".to_owned());
+    note.push(format!(
+        "artifacts in {}; screenshots in e2e/results/screenshots/",
+        results.display()
+    ));
     Ok((passed, failed, Some(note.join("; "))))
 }
 
