@@ -17,7 +17,7 @@ test("a shared link opens the same files and verdicts in a fresh browser", async
   await area.evaluate((el, [s, e]) => el.setSelectionRange(s, e), [at, at + "add_timeline_note:".length]);
   await page.keyboard.type("list_open_tickets:");
   await expect(page.locator('[data-check="constraints:log_interaction"]').or(page.getByRole("tab", { name: /^Review/ }))).toBeVisible();
-  await page.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("button", { name: "Share", exact: true }).click();
   const link = await page.getByRole("textbox", { name: "Link to this workspace" }).inputValue();
   expect(link).toContain("#v1e");
   expect(link.length).toBeLessThan(2000);
@@ -77,7 +77,7 @@ test("a link whose files carry script, onerror and javascript: links runs nothin
   await area.focus();
   await area.press("Control+End");
   await page.keyboard.type('\n<script>alert(1)</script> <img src=x onerror="alert(2)"> [x](javascript:alert(3)) [y](JaVaScRiPt:alert(4))\n');
-  await page.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("button", { name: "Share", exact: true }).click();
   const link = await page.getByRole("textbox", { name: "Link to this workspace" }).inputValue();
   await page.goto("about:blank");
   await page.goto(link);
@@ -99,7 +99,7 @@ test("a link over a different draft asks first, and either answer keeps the draf
   await area.focus();
   await area.press("Control+End");
   await page.keyboard.type("\nfirst edit\n");
-  await page.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("button", { name: "Share", exact: true }).click();
   const link = await page.getByRole("textbox", { name: "Link to this workspace" }).inputValue();
   await page.keyboard.press("Escape");
   await area.focus();

@@ -29,6 +29,50 @@ pub fn save(key: &str, value: &str) -> Result<(), String> {
     storage.set_item(key, value).map_err(|e| describe_js_error(&e))
 }
 
+/// Why [`save_over`] did not write.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveRefused {
+    /// The key no longer holds what this tab last read or wrote there: another tab (or
+    /// window) of the site saved since. Writing now would silently erase that work.
+    ChangedElsewhere,
+    /// The browser refused: a full storage, or no storage at all. A sentence for the reader.
+    Browser(String),
+}
+
+/// Writes `value` under `key` (or removes the key when `value` is `None`) only if the
+/// key still holds `expected` — what this tab last read or wrote there. Every tab of the
+/// site shares `localStorage`; this is how a tab notices another tab's save instead of
+/// writing over it. (The read and the write are two calls, so two tabs saving within the
+/// same few microseconds could still race; typing pauses make that window irrelevant.)
+pub fn save_over(
+    key: &str,
+    expected: Option<&str>,
+    value: Option<&str>,
+) -> Result<(), SaveRefused> {
+    let storage = storage().ok_or_else(|| {
+        SaveRefused::Browser("this browser does not offer local storage here".to_owned())
+    })?;
+    let current = storage.get_item(key).ok().flatten();
+    if current.as_deref() != expected {
+        return Err(SaveRefused::ChangedElsewhere);
+    }
+    match value {
+        Some(value) => {
+            storage.set_item(key, value).map_err(|e| SaveRefused::Browser(describe_js_error(&e)))
+        }
+        None => storage.remove_item(key).map_err(|e| SaveRefused::Browser(describe_js_error(&e))),
+    }
+}
+
+/// A `data:` URL holding `json`, for a download link (`<a download href=…>`) that needs
+/// no more of the app's code to work — the crash banner relies on that.
+pub fn json_data_url(json: &str) -> String {
+    format!(
+        "data:application/json;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(json))
+    )
+}
+
 /// Removes a stored string; a browser that refuses leaves it in place.
 pub fn remove(key: &str) {
     if let Some(storage) = storage() {
@@ -210,6 +254,13 @@ pub fn fragment() -> String {
         .and_then(|w| w.location().hash().ok())
         .map(|h| h.trim_start_matches('#').to_owned())
         .unwrap_or_default()
+}
+
+/// Loads the page again from its current URL.
+pub fn reload() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
+    }
 }
 
 /// Replaces the URL fragment without a navigation or a history entry; `""` removes it.

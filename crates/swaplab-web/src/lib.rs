@@ -24,18 +24,6 @@ pub fn start() {
         Some(root) => yew::Renderer::<app::App>::with_root(root).render(),
         None => yew::Renderer::<app::App>::new().render(),
     };
-    #[cfg(debug_assertions)]
-    schedule_debug_panic();
-}
-
-/// Debug builds only: `?debug-panic` crashes the app a moment after it starts, as a bug
-/// in an event handler would, to show the crash banner. Release builds have no trigger.
-#[cfg(debug_assertions)]
-fn schedule_debug_panic() {
-    if browser::query_string().split('&').any(|pair| pair == "debug-panic") {
-        gloo::timers::callback::Timeout::new(300, || panic!("a crash requested with ?debug-panic"))
-            .forget();
-    }
 }
 
 /// `?reset-draft` (the crash banner's last resort) starts without the stored drafts,

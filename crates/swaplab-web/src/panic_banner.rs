@@ -3,31 +3,122 @@
 //!
 //! Built with plain DOM calls, because after a panic the Yew app is gone. The banner's
 //! controls are links, so they work without running any more of the app's code.
+//!
+//! Edits not yet saved (the playground saves once typing pauses) are registered here as
+//! they happen, so the hook can store them before the banner goes up: a crash loses
+//! nothing the reader typed.
 
+use std::cell::RefCell;
 use std::panic::PanicHookInfo;
 
+use swaplab_core::session::{Session, encode_draft};
 use wasm_bindgen::JsCast;
 
-use crate::browser::{DRAFT_PREFIX, keys_with_prefix, load};
+use crate::browser::{
+    DRAFT_PREFIX, SaveRefused, json_data_url, keys_with_prefix, load, save, save_over,
+};
 
 /// The query parameter that starts the page without any stored draft.
 pub const RESET_DRAFT_PARAM: &str = "reset-draft";
 
+/// The debugging trigger: with this key set to [`CRASH_ON_EDIT`] in the site's
+/// `localStorage`, the playground panics in the rerun after the next edit, before that
+/// edit is saved — as a bug in the analysis would. Only someone at the browser's console
+/// (or a test) can set it: no link, file or page of the site writes this key.
+pub const DEBUG_KEY: &str = "swaplab.debug.v1";
+/// The value of [`DEBUG_KEY`] that asks for the crash.
+pub const CRASH_ON_EDIT: &str = "crash-on-edit";
+
+/// Panics when the debugging trigger is set (see [`DEBUG_KEY`]).
+pub fn crash_if_requested() {
+    if load(DEBUG_KEY).as_deref() == Some(CRASH_ON_EDIT) {
+        panic!("a crash requested with {DEBUG_KEY} = {CRASH_ON_EDIT}");
+    }
+}
+
+/// The playground's edits that wait for the typing pause to be saved.
+struct Unsaved {
+    /// The draft's storage key.
+    key: String,
+    /// What the key held when this tab last read or wrote it.
+    expected: Option<String>,
+    /// The session to store.
+    session: Session,
+}
+
+thread_local! {
+    static UNSAVED: RefCell<Option<Unsaved>> = const { RefCell::new(None) };
+    static CRASHED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the app has crashed. A trap in WebAssembly does not stop the module: timers
+/// and listeners set up before the crash still call into it, so code that writes (the
+/// playground's saves) asks this first and leaves the storage as the crash left it.
+pub fn has_crashed() -> bool {
+    CRASHED.with(std::cell::Cell::get)
+}
+
+/// Registers edits that are not saved yet (`None` once they are). Cheap: a session
+/// shares its files.
+pub fn note_unsaved(key: &str, expected: Option<&str>, session: Option<&Session>) {
+    let value = session.map(|session| Unsaved {
+        key: key.to_owned(),
+        expected: expected.map(str::to_owned),
+        session: session.clone(),
+    });
+    UNSAVED.with(|cell| {
+        if let Ok(mut slot) = cell.try_borrow_mut() {
+            *slot = value;
+        }
+    });
+}
+
+/// What became of the unsaved edits when the app crashed.
+enum Rescue {
+    /// There were none.
+    Nothing,
+    /// Stored under this key.
+    Saved(String),
+    /// The browser refused; the reason.
+    Failed(String),
+}
+
+/// Stores the registered unsaved edits: in the draft's place, or — if another tab saved
+/// that draft meanwhile — beside it, in the set-aside slot the playground offers back.
+fn rescue_unsaved() -> Rescue {
+    let unsaved = UNSAVED.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()));
+    let Some(unsaved) = unsaved else { return Rescue::Nothing };
+    let text = encode_draft(&unsaved.session);
+    match save_over(&unsaved.key, unsaved.expected.as_deref(), Some(&text)) {
+        Ok(()) => Rescue::Saved(unsaved.key),
+        Err(SaveRefused::ChangedElsewhere) => {
+            let aside = format!("{}{}", unsaved.key, crate::browser::SET_ASIDE_SUFFIX);
+            match save(&aside, &text) {
+                Ok(()) => Rescue::Saved(aside),
+                Err(reason) => Rescue::Failed(reason),
+            }
+        }
+        Err(SaveRefused::Browser(reason)) => Rescue::Failed(reason),
+    }
+}
+
 /// Installs the hook; Yew would otherwise install its own.
 pub fn install() {
     yew::set_custom_panic_hook(Box::new(|info: &PanicHookInfo<'_>| {
+        CRASHED.with(|crashed| crashed.set(true));
         web_sys::console::error_1(&format!("Swap Lab crashed: {info}").into());
-        show(&info.to_string());
+        let rescue = rescue_unsaved();
+        let _ = try_show(&info.to_string(), &rescue);
     }));
 }
 
 /// Freezes the app and shows the crash banner with `detail` as the technical message.
 pub fn show(detail: &str) {
     // Best effort: a hook must not panic again, so every DOM failure just stops here.
-    let _ = try_show(detail);
+    let _ = try_show(detail, &Rescue::Nothing);
 }
 
-fn try_show(detail: &str) -> Option<()> {
+fn try_show(detail: &str, rescue: &Rescue) -> Option<()> {
     let document = web_sys::window()?.document()?;
     let body = document.body()?;
     if document.get_element_by_id("crash-banner").is_some() {
@@ -48,11 +139,22 @@ fn try_show(detail: &str) -> Option<()> {
     let title = element("strong")?;
     title.set_text_content(Some("Something broke — Swap Lab stopped."));
     let text = element("p")?;
-    text.set_text_content(Some(
-        "Your drafts are still stored in this browser. Reload to carry on, download them to \
-         keep a copy, or reset to start from the examples if this page keeps breaking: the \
-         drafts are set aside, and the playground offers them back.",
-    ));
+    let latest = match rescue {
+        Rescue::Nothing => "",
+        Rescue::Saved(key) if key.ends_with(crate::browser::SET_ASIDE_SUFFIX) => {
+            "Your latest edits were saved just now, beside the draft another tab had saved. "
+        }
+        Rescue::Saved(_) => "Your latest edits were saved just now. ",
+        Rescue::Failed(_) => {
+            "Your latest edits could not be saved (see the details); the download below \
+             holds the drafts stored before them. "
+        }
+    };
+    text.set_text_content(Some(&format!(
+        "{latest}Your drafts are still stored in this browser. Reload to carry on, download \
+         them to keep a copy, or reset to start from the examples if this page keeps \
+         breaking: the drafts are set aside, and the playground offers them back."
+    )));
 
     let actions = element("p")?;
     actions.set_class_name("crash-actions");
@@ -71,11 +173,7 @@ fn try_show(detail: &str) -> Option<()> {
     let _ = actions.append_child(&reload);
     let drafts = drafts_as_json();
     if drafts != "{}" {
-        let href = format!(
-            "data:application/json;charset=utf-8,{}",
-            String::from(js_sys::encode_uri_component(&drafts))
-        );
-        let download = link("Download drafts", &href, "button secondary")?;
+        let download = link("Download drafts", &json_data_url(&drafts), "button secondary")?;
         let _ = download.set_attribute("download", "swaplab-drafts.json");
         let _ = actions.append_child(&download);
     }
@@ -86,7 +184,11 @@ fn try_show(detail: &str) -> Option<()> {
     let summary = element("summary")?;
     summary.set_text_content(Some("Technical details"));
     let pre = element("pre")?;
-    pre.set_text_content(Some(detail));
+    let detail = match rescue {
+        Rescue::Failed(reason) => format!("{detail}\n\nSaving the latest edits: {reason}"),
+        _ => detail.to_owned(),
+    };
+    pre.set_text_content(Some(&detail));
     let _ = details.append_child(&summary);
     let _ = details.append_child(&pre);
 
@@ -101,7 +203,7 @@ fn try_show(detail: &str) -> Option<()> {
 }
 
 /// Every stored draft as one JSON object, key → draft.
-fn drafts_as_json() -> String {
+pub fn drafts_as_json() -> String {
     let mut map = serde_json::Map::new();
     for key in keys_with_prefix(DRAFT_PREFIX) {
         if let Some(value) = load(&key) {

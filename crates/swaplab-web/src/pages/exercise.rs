@@ -6,6 +6,7 @@
 //! diff — never written over it. The work is kept as a draft per exercise and the
 //! progress under a versioned key; nothing here decides whether a goal is met.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::events::EventListener;
@@ -22,7 +23,7 @@ use yew_router::prelude::*;
 
 use super::play::file_statuses;
 use super::use_title;
-use crate::browser::{load, save};
+use crate::browser::{SaveRefused, json_data_url, load, remove, save, save_over};
 use crate::components::{DiffView, Editor, EditorDiagnostic, FileTree, Markdown, inline_code};
 use crate::panes::{Analysis, Shared};
 use crate::route::Route;
@@ -197,6 +198,42 @@ fn first_file(ex: &Exercise) -> Option<FileRef> {
         .or_else(|| ex.start.files().next().map(|(file, _)| file))
 }
 
+/// What became of the latest save of the reader's work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum WorkSaved {
+    /// Stored (or nothing to store yet).
+    Yes,
+    /// The browser refused; why.
+    Failed(String),
+    /// Another tab saved work on this exercise since this page last read or wrote it.
+    ChangedElsewhere,
+}
+
+/// Where a version of the work goes when another takes its place.
+fn work_aside_key(id: &str) -> String {
+    format!("{}.set-aside", exercise_draft_key(id))
+}
+
+/// Saves the work unless another tab saved since this page last read or wrote it.
+fn store_work(
+    id: &str,
+    latest: &RefCell<Option<Session>>,
+    baseline: &RefCell<Option<String>>,
+) -> WorkSaved {
+    let latest = latest.borrow();
+    let Some(session) = latest.as_ref() else { return WorkSaved::Yes };
+    let text = encode_draft(session);
+    let expected = baseline.borrow().clone();
+    match save_over(&exercise_draft_key(id), expected.as_deref(), Some(&text)) {
+        Ok(()) => {
+            *baseline.borrow_mut() = Some(text);
+            WorkSaved::Yes
+        }
+        Err(SaveRefused::ChangedElsewhere) => WorkSaved::ChangedElsewhere,
+        Err(SaveRefused::Browser(reason)) => WorkSaved::Failed(reason),
+    }
+}
+
 /// The reader's work: the stored draft when it reads, else the start. The flag says
 /// whether a stored draft could not be read (it is then kept aside, never dropped).
 fn restore(ex: &Exercise) -> (Session, bool) {
@@ -278,19 +315,22 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
         });
     }
 
-    // Save the work once typing pauses, and when the page is left.
+    // Save the work once typing pauses, and when the page is left — never over work
+    // another tab saved meanwhile (`store_work`).
     let latest = use_mut_ref(|| None::<Session>);
     *latest.borrow_mut() = Some(state.0.clone());
     let dirty = use_mut_ref(|| false);
+    let baseline = use_mut_ref(|| load(&exercise_draft_key(id)));
+    let saved = use_state(|| WorkSaved::Yes);
+    let aside_offered = use_state(|| load(&work_aside_key(id)).is_some());
     {
-        let (latest, dirty) = (latest.clone(), dirty.clone());
+        let (latest, dirty, baseline, saved) =
+            (latest.clone(), dirty.clone(), baseline.clone(), saved.clone());
         use_effect_with(state.0.revision, move |revision| {
             let timeout = (*revision != loaded_revision).then(|| {
                 *dirty.borrow_mut() = true;
                 Timeout::new(SAVE_DELAY_MS, move || {
-                    if let Some(session) = latest.borrow().as_ref() {
-                        let _ = save(&exercise_draft_key(id), &encode_draft(session));
-                    }
+                    saved.set(store_work(id, &latest, &baseline));
                     *dirty.borrow_mut() = false;
                 })
             });
@@ -298,20 +338,144 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
         });
     }
     {
-        let (latest, dirty) = (latest, dirty);
+        let (latest, dirty, baseline) = (latest.clone(), dirty, baseline.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
                 EventListener::new(&window, "pagehide", move |_| {
-                    if *dirty.borrow()
+                    if dirty.replace(false)
+                        && store_work(id, &latest, &baseline) == WorkSaved::ChangedElsewhere
                         && let Some(session) = latest.borrow().as_ref()
                     {
-                        let _ = save(&exercise_draft_key(id), &encode_draft(session));
+                        let _ = save(&work_aside_key(id), &encode_draft(session));
                     }
                 })
             });
             move || drop(listener)
         });
     }
+    // Another tab saving this exercise's work: say so at once.
+    {
+        let (baseline, saved) = (baseline.clone(), saved.clone());
+        use_effect_with((), move |_| {
+            let key = exercise_draft_key(id);
+            let listener = web_sys::window().map(|window| {
+                EventListener::new(&window, "storage", move |event| {
+                    let Some(event) = wasm_bindgen::JsCast::dyn_ref::<web_sys::StorageEvent>(event)
+                    else {
+                        return;
+                    };
+                    if event.key().is_none_or(|changed| changed == key)
+                        && load(&key) != *baseline.borrow()
+                    {
+                        saved.set(WorkSaved::ChangedElsewhere);
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let save_notice = match &*saved {
+        WorkSaved::Yes => None,
+        WorkSaved::Failed(reason) => {
+            let href = json_data_url(
+                &serde_json::json!({ exercise_draft_key(id): encode_draft(&state.0) }).to_string(),
+            );
+            Some(html! {
+                <div class="notice warning" role="alert"><div class="notice-body">
+                    { format!("Your work is not saved: {reason}. It stays on this page; ") }
+                    <a {href} download={format!("swaplab-exercise-{id}.json")}>{ "download it" }</a>
+                    { " to keep a copy." }
+                </div></div>
+            })
+        }
+        WorkSaved::ChangedElsewhere => {
+            let take_theirs = {
+                let (state, ex, baseline, saved, aside_offered) = (
+                    state.clone(),
+                    ex.clone(),
+                    baseline.clone(),
+                    saved.clone(),
+                    aside_offered.clone(),
+                );
+                Callback::from(move |_: MouseEvent| {
+                    let key = exercise_draft_key(id);
+                    let theirs = load(&key);
+                    let (workspace, open) = match theirs.as_deref().map(decode_draft) {
+                        Some(Ok(draft)) => (Rc::unwrap_or_clone(draft.workspace), draft.open),
+                        _ => (ex.start.clone(), first_file(&ex)),
+                    };
+                    if save(&work_aside_key(id), &encode_draft(&state.0)).is_ok() {
+                        aside_offered.set(true);
+                        *baseline.borrow_mut() = theirs;
+                        state.dispatch(Action::Load { example: None, workspace, open });
+                        saved.set(WorkSaved::Yes);
+                    }
+                })
+            };
+            let keep_mine = {
+                let (latest, baseline, saved, aside_offered) =
+                    (latest, baseline, saved.clone(), aside_offered.clone());
+                Callback::from(move |_: MouseEvent| {
+                    let theirs = load(&exercise_draft_key(id));
+                    if let Some(text) = &theirs {
+                        if save(&work_aside_key(id), text).is_err() {
+                            return;
+                        }
+                        aside_offered.set(true);
+                    }
+                    *baseline.borrow_mut() = theirs;
+                    saved.set(store_work(id, &latest, &baseline));
+                })
+            };
+            Some(html! {
+                <div class="notice warning conflict" role="alert"><div class="notice-body">
+                    { "Another tab saved work on this exercise after this page opened it. Nothing \
+                       has been written over either version. Which one do you want here? The other \
+                       is kept aside, to restore later." }
+                    <span class="notice-actions">
+                        <button type="button" onclick={take_theirs}>{ "Use the other tab's work" }</button>
+                        <button type="button" onclick={keep_mine}>{ "Keep this tab's work" }</button>
+                    </span>
+                </div></div>
+            })
+        }
+    };
+    let aside_notice = aside_offered.then(|| {
+        let restore = {
+            let (state, aside_offered) = (state.clone(), aside_offered.clone());
+            Callback::from(move |_: MouseEvent| {
+                let Some(Ok(draft)) = load(&work_aside_key(id)).as_deref().map(decode_draft) else {
+                    return;
+                };
+                // What is on screen takes its place: a swap, so nothing is lost.
+                if save(&work_aside_key(id), &encode_draft(&state.0)).is_err() {
+                    return;
+                }
+                state.dispatch(Action::Load {
+                    example: None,
+                    workspace: Rc::unwrap_or_clone(draft.workspace),
+                    open: draft.open,
+                });
+                aside_offered.set(true);
+            })
+        };
+        let delete = {
+            let aside_offered = aside_offered.clone();
+            Callback::from(move |_: MouseEvent| {
+                remove(&work_aside_key(id));
+                aside_offered.set(false);
+            })
+        };
+        html! {
+            <div class="notice info set-aside" role="status"><div class="notice-body">
+                { "Another version of your work on this exercise is kept aside in this browser." }
+                <span class="notice-actions">
+                    <button type="button" onclick={restore}>{ "Swap it in" }</button>
+                    <button type="button" class="danger" onclick={delete}>{ "Delete it" }</button>
+                </span>
+            </div></div>
+        }
+    });
 
     let mine = progress.of(id);
     let on_hint = {
@@ -469,6 +633,8 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
                     </p>
                 </section>
                 <div class="exercise-work">
+                    { for save_notice }
+                    { for aside_notice }
                     <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()}
                               on_open={on_open} on_action={state.dispatcher().to_callback()} />
                     { editor }

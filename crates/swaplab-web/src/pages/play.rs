@@ -20,11 +20,12 @@ use yew_router::prelude::*;
 
 use super::use_title;
 use crate::browser::{
-    DAMAGED_SUFFIX, draft_key, fragment, load, now_ms, record_timing, remove, replace_fragment,
-    save, set_aside_key, url_with_fragment,
+    DAMAGED_SUFFIX, SaveRefused, draft_key, fragment, json_data_url, load, now_ms, record_timing,
+    remove, replace_fragment, save, save_over, set_aside_key, url_with_fragment,
 };
 use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, Notice, NoticeKind};
 use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, Shared, Tab};
+use crate::panic_banner;
 use crate::state::PlayState;
 
 /// How long typing must pause before the draft is written.
@@ -247,6 +248,9 @@ enum SaveStatus {
     Saved,
     /// The browser refused the draft.
     Failed(String),
+    /// Another tab saved this example's draft since this tab last read or wrote it; this
+    /// tab's edits are not written over it until the reader chooses.
+    Conflict,
 }
 
 #[derive(Properties, PartialEq)]
@@ -306,6 +310,14 @@ fn Playground(props: &PlaygroundProps) -> Html {
     let save_status = use_state(|| {
         if state.0.workspace == origin.pristine { SaveStatus::Pristine } else { SaveStatus::Saved }
     });
+    // What the draft's key held when this tab last read or wrote it: a save that finds
+    // anything else there has met another tab's work (see `store_draft`).
+    let baseline: Baseline = use_mut_ref({
+        let origin = origin.clone();
+        move || load(&draft_key(&origin.id))
+    });
+    // Another tab saved this example's draft; shown until the reader picks a version.
+    let conflict = use_state(|| false);
     let confirming_reset = use_state(|| false);
     let shared = use_state(|| None::<String>);
 
@@ -333,6 +345,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
             let revision = *revision;
             let timeout = (analysis.revision != revision).then(|| {
                 Timeout::new(ANALYSE_DELAY_MS, move || {
+                    panic_banner::crash_if_requested();
                     *rerun_started.borrow_mut() = Some(now_ms());
                     analysis.set(Shared(Rc::new(Analysis::of(&workspace, revision))));
                 })
@@ -383,27 +396,90 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let save_status = save_status.clone();
         let latest = latest.clone();
         let dirty = dirty.clone();
+        let (baseline, conflict) = (baseline.clone(), conflict.clone());
         use_effect_with(state.0.revision, move |revision| {
             let timeout = (*revision != loaded_revision).then(|| {
                 *dirty.borrow_mut() = true;
                 save_status.set(SaveStatus::Pending);
+                // Until the timer fires, a crash must still be able to save these edits.
+                if let Some(state) = latest.borrow().as_ref() {
+                    let expected = baseline.borrow();
+                    panic_banner::note_unsaved(
+                        &draft_key(&origin.id),
+                        expected.as_deref(),
+                        Some(&state.0),
+                    );
+                }
                 Timeout::new(SAVE_DELAY_MS, move || {
-                    save_status.set(store_draft(&origin, &latest));
+                    let status = store_draft(&origin, &latest, &baseline);
+                    if status == SaveStatus::Conflict {
+                        conflict.set(true);
+                    }
+                    save_status.set(status);
                     *dirty.borrow_mut() = false;
                 })
             });
             move || drop(timeout)
         });
     }
-    // Leaving the page must not lose the keystrokes that still wait for the timer.
+    // Leaving the page must not lose the keystrokes that still wait for the timer. If
+    // another tab saved meanwhile, they go beside its draft, where the playground offers
+    // them back.
     {
-        let origin = origin.clone();
+        let (origin, latest) = (origin.clone(), latest.clone());
+        let (baseline, dirty) = (baseline.clone(), dirty.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
                 EventListener::new(&window, "pagehide", move |_| {
-                    if *dirty.borrow() {
-                        let _ = store_draft(&origin, &latest);
-                        *dirty.borrow_mut() = false;
+                    flush_draft(&origin, &latest, &baseline, &dirty);
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    // A link pasted into this tab's address bar changes only the fragment: no new page
+    // load, so nothing would read it. Save what waits for the typing pause, then load the
+    // page again: the load reads the link and, over a different draft, asks first.
+    {
+        let (origin, latest, baseline) = (origin.clone(), latest.clone(), baseline.clone());
+        use_effect_with((), move |_| {
+            let listener = web_sys::window().map(|window| {
+                EventListener::new(&window, "hashchange", move |_| {
+                    // A link's fragment starts with its format version (`v1…`); an anchor
+                    // on the page is not a link to open.
+                    let text = fragment();
+                    let mut chars = text.chars();
+                    if chars.next() != Some('v')
+                        || !chars.next().is_some_and(|c| c.is_ascii_digit())
+                    {
+                        return;
+                    }
+                    flush_draft(&origin, &latest, &baseline, &dirty);
+                    // Saving clears the fragment (it takes a link already opened for the
+                    // draft's); this one is still to be opened.
+                    replace_fragment(&text);
+                    crate::browser::reload();
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    // Another tab of the site saving this example's draft fires `storage` here: say so at
+    // once rather than at this tab's next save.
+    {
+        let (origin, baseline, conflict) = (origin.clone(), baseline.clone(), conflict.clone());
+        use_effect_with((), move |_| {
+            let key = draft_key(&origin.id);
+            let listener = web_sys::window().map(|window| {
+                EventListener::new(&window, "storage", move |event| {
+                    let Some(event) = wasm_bindgen::JsCast::dyn_ref::<web_sys::StorageEvent>(event)
+                    else {
+                        return;
+                    };
+                    // No key: the other tab cleared the whole storage.
+                    let ours = event.key().is_none_or(|changed| changed == key);
+                    if ours && load(&key) != *baseline.borrow() {
+                        conflict.set(true);
                     }
                 })
             });
@@ -468,7 +544,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let origin = origin.clone();
         let confirming_reset = confirming_reset.clone();
         Callback::from(move |_: MouseEvent| {
-            remove(&draft_key(&origin.id));
+            // The save that follows removes the draft — if it is still the one this tab
+            // knows: another tab's newer draft is never removed unasked.
             state.dispatch(Action::Load {
                 example: Some(origin.id.clone()),
                 workspace: (*origin.pristine).clone(),
@@ -549,14 +626,87 @@ fn Playground(props: &PlaygroundProps) -> Html {
         SaveStatus::Pending => "Unsaved changes…".to_owned(),
         SaveStatus::Saved => "Draft saved in this browser".to_owned(),
         SaveStatus::Failed(reason) => format!("Not saved: {reason}"),
+        SaveStatus::Conflict => "Not saved: another tab changed this draft".to_owned(),
     };
+    // Whatever stops a save, the reader can still take the edits away as a file.
+    let download =
+        matches!(*save_status, SaveStatus::Failed(_) | SaveStatus::Conflict).then(|| {
+            let mut drafts = serde_json::Map::new();
+            drafts.insert(draft_key(&origin.id), serde_json::Value::String(encode_draft(&state.0)));
+            json_data_url(&serde_json::Value::Object(drafts).to_string())
+        });
+    let conflict_notice = conflict.then(|| {
+        let take_theirs = {
+            let (state, origin, notices) = (state.clone(), origin.clone(), notices.clone());
+            let (baseline, conflict) = (baseline.clone(), conflict.clone());
+            Callback::from(move |_: MouseEvent| {
+                let mut kept = (*notices).clone();
+                match take_other_tab(&origin, &state.0, &baseline) {
+                    Ok(action) => {
+                        state.dispatch(action);
+                        kept.push(PlayNotice {
+                            kind: NoticeKind::Info,
+                            text: "Showing the other tab's version. This tab's edits are kept \
+                                   aside in this browser."
+                                .to_owned(),
+                            offers_set_aside: true,
+                            offers_link: None,
+                        });
+                        conflict.set(false);
+                    }
+                    Err(message) => kept.push(PlayNotice::new(NoticeKind::Warning, message)),
+                }
+                notices.set(kept);
+            })
+        };
+        let keep_mine = {
+            let (origin, notices, latest) = (origin.clone(), notices.clone(), latest.clone());
+            let (baseline, conflict, save_status) =
+                (baseline.clone(), conflict.clone(), save_status.clone());
+            Callback::from(move |_: MouseEvent| {
+                let mut kept = (*notices).clone();
+                match keep_this_tab(&origin, &latest, &baseline) {
+                    Ok(status) => {
+                        save_status.set(status);
+                        kept.push(PlayNotice {
+                            kind: NoticeKind::Info,
+                            text: "Kept this tab's version. The other tab's draft is kept aside \
+                                   in this browser."
+                                .to_owned(),
+                            offers_set_aside: true,
+                            offers_link: None,
+                        });
+                        conflict.set(false);
+                    }
+                    Err(message) => kept.push(PlayNotice::new(NoticeKind::Warning, message)),
+                }
+                notices.set(kept);
+            })
+        };
+        html! {
+            <div class="notice warning conflict" role="alert">
+                <div class="notice-body">
+                    { "Another tab changed this example's draft after this tab opened it. \
+                       Nothing has been written over either version. Which one do you want here? \
+                       The other is kept aside, to restore later." }
+                    <span class="notice-actions">
+                        <button type="button" onclick={take_theirs}>{ "Show the other tab's version" }</button>
+                        <button type="button" onclick={keep_mine}>{ "Keep this tab's version" }</button>
+                    </span>
+                </div>
+            </div>
+        }
+    });
 
     html! {
         <div class="page play">
             <div class="play-bar">
                 <h1>{ "Playground" }<span class="example-title">{ format!(" — {title}") }</span></h1>
-                <span class={classes!("save-status", matches!(*save_status, SaveStatus::Failed(_)).then_some("failed"))}
+                <span class={classes!("save-status", matches!(*save_status, SaveStatus::Failed(_) | SaveStatus::Conflict).then_some("failed"))}
                       role="status">{ status_text }</span>
+                if let Some(href) = download {
+                    <a class="button secondary" {href} download={format!("swaplab-draft-{}.json", origin.id)}>{ "Download draft" }</a>
+                }
                 <button type="button" onclick={share} title="Put the whole workspace in a link (Ctrl+Shift+S)">{ "Share" }</button>
                 <button type="button" class="link-button" aria-haspopup="dialog"
                         onclick={let o = overlay.clone(); move |_| o.set(Overlay::Help)}>{ "Shortcuts (?)" }</button>
@@ -590,6 +740,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     }
                 }
             </div>
+            { for conflict_notice }
             { for notices.iter().enumerate().map(|(i, notice)| {
                 let dismiss = {
                     let notices = notices.clone();
@@ -828,16 +979,31 @@ fn restore_set_aside(origin: &Origin, current: &Session) -> Result<Action, Strin
 /// The newest state, where timers and event listeners can read it after later renders.
 type LatestState = Rc<RefCell<Option<UseReducerHandle<PlayState>>>>;
 
-fn store_draft(origin: &Origin, latest: &LatestState) -> SaveStatus {
+/// What the draft's key held when this tab last read or wrote it.
+type Baseline = Rc<RefCell<Option<String>>>;
+
+/// Saves the session as this example's draft — or removes the draft when the session is
+/// the example itself — unless another tab saved the draft since this tab last read or
+/// wrote it: then nothing is written and the reader is asked ([`SaveStatus::Conflict`]).
+fn store_draft(origin: &Origin, latest: &LatestState, baseline: &Baseline) -> SaveStatus {
+    if panic_banner::has_crashed() {
+        // The crash banner saved what there was; this tab's state is not to be trusted.
+        return SaveStatus::Pending;
+    }
     let latest = latest.borrow();
     let Some(state) = latest.as_ref() else { return SaveStatus::Pristine };
     let session = &state.0;
-    if session.workspace == origin.pristine {
-        remove(&draft_key(&origin.id));
-        return SaveStatus::Pristine;
-    }
-    match save(&draft_key(&origin.id), &encode_draft(session)) {
+    let key = draft_key(&origin.id);
+    let pristine = session.workspace == origin.pristine;
+    let text = (!pristine).then(|| encode_draft(session));
+    let expected = baseline.borrow().clone();
+    match save_over(&key, expected.as_deref(), text.as_deref()) {
         Ok(()) => {
+            *baseline.borrow_mut() = text;
+            panic_banner::note_unsaved(&key, None, None);
+            if pristine {
+                return SaveStatus::Pristine;
+            }
             // The draft now holds what a link in the address bar showed: a reload must
             // restore the edits, not reopen the link over them.
             if !fragment().is_empty() {
@@ -845,8 +1011,74 @@ fn store_draft(origin: &Origin, latest: &LatestState) -> SaveStatus {
             }
             SaveStatus::Saved
         }
-        Err(reason) => SaveStatus::Failed(reason),
+        Err(SaveRefused::ChangedElsewhere) => SaveStatus::Conflict,
+        Err(SaveRefused::Browser(reason)) => SaveStatus::Failed(reason),
     }
+}
+
+/// Saves, before the page goes away, edits still waiting for the typing pause. If another
+/// tab saved this example's draft meanwhile, they go beside it, in the set-aside slot the
+/// playground offers back on the next visit.
+fn flush_draft(origin: &Origin, latest: &LatestState, baseline: &Baseline, dirty: &RefCell<bool>) {
+    if !dirty.replace(false) {
+        return;
+    }
+    if store_draft(origin, latest, baseline) == SaveStatus::Conflict
+        && let Some(state) = latest.borrow().as_ref()
+    {
+        let _ = save(&set_aside_key(&origin.id), &encode_draft(&state.0));
+    }
+}
+
+/// The reader picked the other tab's version: this tab's edits go aside (unless they
+/// are the example itself) and the stored draft is loaded.
+fn take_other_tab(
+    origin: &Origin,
+    current: &Session,
+    baseline: &Baseline,
+) -> Result<Action, String> {
+    let key = draft_key(&origin.id);
+    let theirs = load(&key);
+    let action = match theirs.as_deref().map(decode_draft) {
+        Some(Ok(draft)) => Action::Load {
+            example: Some(origin.id.clone()),
+            workspace: Rc::unwrap_or_clone(draft.workspace),
+            open: draft.open,
+        },
+        // The other tab reset the example.
+        None => Action::Load {
+            example: Some(origin.id.clone()),
+            workspace: (*origin.pristine).clone(),
+            open: current.open.clone(),
+        },
+        Some(Err(error)) => {
+            return Err(format!("The other tab's draft could not be opened: {error}."));
+        }
+    };
+    if current.workspace != origin.pristine {
+        save(&set_aside_key(&origin.id), &encode_draft(current)).map_err(|reason| {
+            format!("This tab's edits could not be kept aside, so nothing changed ({reason}).")
+        })?;
+    }
+    *baseline.borrow_mut() = theirs;
+    Ok(action)
+}
+
+/// The reader kept this tab's version: the other tab's draft goes aside, then this tab's
+/// edits are saved in its place.
+fn keep_this_tab(
+    origin: &Origin,
+    latest: &LatestState,
+    baseline: &Baseline,
+) -> Result<SaveStatus, String> {
+    let theirs = load(&draft_key(&origin.id));
+    if let Some(text) = &theirs {
+        save(&set_aside_key(&origin.id), text).map_err(|reason| {
+            format!("The other tab's draft could not be kept aside, so nothing changed ({reason}).")
+        })?;
+    }
+    *baseline.borrow_mut() = theirs;
+    Ok(store_draft(origin, latest, baseline))
 }
 
 /// Each file's marks in the tree: edited since `pristine`, and what the swap does to it.

@@ -1,6 +1,8 @@
 //! Storage and the crash banner, against the real browser APIs.
 
-use swaplab_web::browser::{describe_js_error, draft_key, keys_with_prefix, load, remove, save};
+use swaplab_web::browser::{
+    SaveRefused, describe_js_error, draft_key, keys_with_prefix, load, remove, save, save_over,
+};
 use swaplab_web::panic_banner;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -15,6 +17,27 @@ fn storage_round_trips_and_lists_by_prefix() {
     assert_eq!(load(&key).as_deref(), Some("hello"));
     assert!(keys_with_prefix("swaplab.draft.v1.").contains(&key));
     remove(&key);
+    assert_eq!(load(&key), None);
+}
+
+#[wasm_bindgen_test]
+fn a_save_over_work_this_tab_has_not_seen_is_refused_and_writes_nothing() {
+    let key = draft_key("save-over-test");
+    remove(&key);
+    // Nothing stored, nothing expected: the first save goes through.
+    assert_eq!(save_over(&key, None, Some("mine")), Ok(()));
+    // Another tab writes; this tab still expects its own text.
+    save(&key, "theirs").unwrap();
+    assert_eq!(
+        save_over(&key, Some("mine"), Some("mine, edited")),
+        Err(SaveRefused::ChangedElsewhere)
+    );
+    assert_eq!(load(&key).as_deref(), Some("theirs"), "the other tab's work is untouched");
+    assert_eq!(save_over(&key, Some("mine"), None), Err(SaveRefused::ChangedElsewhere));
+    assert_eq!(load(&key).as_deref(), Some("theirs"), "nor removed");
+    // Having seen it, this tab may write over it, or remove it.
+    assert_eq!(save_over(&key, Some("theirs"), Some("mine, edited")), Ok(()));
+    assert_eq!(save_over(&key, Some("mine, edited"), None), Ok(()));
     assert_eq!(load(&key), None);
 }
 
