@@ -28,6 +28,7 @@ mod scale;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use swaplab_core::Workspace;
 use swaplab_core::diff::{DEFAULT_CONTEXT, diff_text, project_changes};
+use swaplab_core::memo::Memo;
 use swaplab_core::proof::prove_with;
 use swaplab_core::review::review_with;
 use swaplab_core::semantic::semantic_changes;
@@ -38,7 +39,12 @@ use swaplab_core::sim::{Side, Simulation};
 
 /// What the playground computes after an edit.
 fn pipeline(workspace: &Workspace, seed: Option<&CrmSeed>) {
-    let mut sim = Simulation::new(workspace);
+    pipeline_with(workspace, seed, &mut Memo::new());
+}
+
+/// [`pipeline`] with a memo kept from the previous run, as the playground keeps one.
+fn pipeline_with(workspace: &Workspace, seed: Option<&CrmSeed>, memo: &mut Memo) {
+    let mut sim = Simulation::with_memo(workspace, memo);
     if let Some(seed) = seed {
         sim.seed = seed.clone();
     }
@@ -79,6 +85,41 @@ fn skills(c: &mut Criterion) {
         check(&workspace, None, skills / 3, 4);
         group.bench_with_input(BenchmarkId::from_parameter(skills), &workspace, |b, ws| {
             b.iter(|| pipeline(black_box(ws), None));
+        });
+    }
+    group.finish();
+}
+
+/// A reader's keystroke on a big project: one `skill.md` edited, every other file as it
+/// was, with the memo the previous run left. Two versions of the workspace take turns, so
+/// every iteration is a real edit (the edited skill is read and compiled again; the rest
+/// comes from the memo).
+fn one_edit(c: &mut Criterion) {
+    let mut group = c.benchmark_group("pipeline: one skill.md edited, memo kept");
+    group.sample_size(30);
+    for skills in [3, 30, 300] {
+        let workspace = scale::workspace(skills);
+        let edited = scale::with_one_skill_edited(&workspace);
+        assert_ne!(workspace, edited);
+        check(&edited, None, skills / 3, 4);
+        let versions = [workspace, edited];
+        // The same results with and without the memo, on both versions.
+        let mut memo = Memo::new();
+        for version in versions.iter().chain(&versions) {
+            let with = Simulation::with_memo(version, &mut memo);
+            let without = Simulation::new(version);
+            assert_eq!(with.report, without.report);
+            assert_eq!(
+                review_with(&with, &Default::default()),
+                review_with(&without, &Default::default())
+            );
+        }
+        group.bench_with_input(BenchmarkId::from_parameter(skills), &versions, |b, versions| {
+            let mut turn = 0;
+            b.iter(|| {
+                turn += 1;
+                pipeline_with(black_box(&versions[turn % 2]), None, &mut memo);
+            });
         });
     }
     group.finish();
@@ -135,6 +176,6 @@ fn diff(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(Duration::from_secs(1));
-    targets = skills, records, large_skill, diff
+    targets = skills, one_edit, records, large_skill, diff
 }
 criterion_main!(benches);

@@ -11,6 +11,7 @@ pub mod diff;
 pub mod highlight;
 pub mod layout;
 pub mod markdown;
+pub mod memo;
 pub mod permalink;
 pub mod proof;
 pub mod python;

@@ -173,3 +173,14 @@ pub fn workspace_with_large_skill() -> Workspace {
     }
     workspace
 }
+
+/// `workspace` with one line of prose added to the *after* side's `check_tickets`
+/// skill — what one keystroke's worth of typing changes.
+pub fn with_one_skill_edited(workspace: &Workspace) -> Workspace {
+    let path = file("after/skills/check_tickets/skill.md");
+    let mut text = workspace.file(&path).expect("the tutorial's check_tickets skill").to_owned();
+    text.push_str("\nKeep the answer short.\n");
+    let mut edited = workspace.clone();
+    edited.set_file(&path, text);
+    edited
+}

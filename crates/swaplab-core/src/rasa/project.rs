@@ -10,10 +10,12 @@
 //! and `skills/<id>/tools/*.py`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
+use crate::memo::Memo;
 use crate::python::{ToolModule, scan_tool_module};
 use crate::rasa::findings;
 use crate::rasa::imports::{FRAMEWORK_TOOL_NAMES, ImportRef, parse_import};
@@ -88,8 +90,9 @@ pub struct McpImport {
 /// Everything Swap Lab knows about one project.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ProjectReport {
-    /// Skill directories, sorted.
-    pub skills: Vec<SkillEntry>,
+    /// Skill directories, sorted. Shared: an unchanged directory's entry is reused
+    /// between reruns (see [`crate::memo`]).
+    pub skills: Vec<Arc<SkillEntry>>,
     /// `memory.yml`.
     pub project_memory: ProjectMemory,
     /// `integrations.yml`.
@@ -102,6 +105,10 @@ pub struct ProjectReport {
     pub mcp_imports: Vec<McpImport>,
     /// Every finding from every file, and the cross-file ones.
     pub diagnostics: Vec<Diagnostic>,
+    /// The names of every `@tool` in `shared_tools`, for lookups per skill (scanning the
+    /// shared modules for each of every skill's names was quadratic in skills).
+    #[serde(skip)]
+    shared_tool_names: BTreeSet<String>,
 }
 
 impl ProjectReport {
@@ -115,14 +122,14 @@ impl ProjectReport {
     /// the search misses, for a report whose skills were put in by hand.
     pub fn entry(&self, id: &str) -> Option<&SkillEntry> {
         match self.skills.binary_search_by(|entry| entry.dir.as_str().cmp(id)) {
-            Ok(at) => self.skills.get(at),
-            Err(_) => self.skills.iter().find(|entry| entry.dir == id),
+            Ok(at) => self.skills.get(at).map(|entry| &**entry),
+            Err(_) => self.skills.iter().find(|entry| entry.dir == id).map(|entry| &**entry),
         }
     }
 
     /// Loaded skills, sorted by id.
     pub fn loaded_skills(&self) -> impl Iterator<Item = &Skill> {
-        self.skills.iter().filter_map(SkillEntry::loaded)
+        self.skills.iter().filter_map(|entry| entry.loaded())
     }
 
     /// Names of the `@tool` functions in `tools/*.py`.
@@ -151,10 +158,10 @@ impl ProjectReport {
     pub fn declared_shared_tools(&self, skill: &Skill) -> BTreeSet<String> {
         // Each declared name is looked for in the shared modules: a skill declares a few,
         // and building the set of every shared tool per skill is quadratic in skills.
-        let shared = |name: &String| {
-            self.shared_tools.iter().any(|file| file.module.tools.iter().any(|t| &t.name == name))
-        };
-        declared_names(skill).into_iter().filter(shared).collect()
+        declared_names(skill)
+            .into_iter()
+            .filter(|name| self.shared_tool_names.contains(name))
+            .collect()
     }
 
     /// The tools a skill binds locally: its own, then the shared ones it declares.
@@ -196,6 +203,11 @@ fn declared_names(skill: &Skill) -> BTreeSet<String> {
 
 /// Reads a project. Never fails: problems are diagnostics.
 pub fn read_project(project: &Project) -> ProjectReport {
+    read_project_with(project, &mut Memo::new())
+}
+
+/// [`read_project`], reusing the skill directories `memo` read before from the same files.
+pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
     let mut diagnostics = Vec::new();
     let total = project.len();
     // Path order, so a folder's files are one range of the map.
@@ -255,7 +267,13 @@ pub fn read_project(project: &Project) -> ProjectReport {
         .collect();
     let mut skills = Vec::new();
     for dir in dirs {
-        let entry = read_skill_dir(dir, &files);
+        let prefix = format!("skills/{dir}/");
+        let inputs: Vec<(&str, &str)> = files
+            .range(prefix.as_str()..)
+            .take_while(|(path, _)| path.starts_with(&prefix))
+            .map(|(path, text)| (*path, *text))
+            .collect();
+        let entry = memo.skill_dir(&inputs, || read_skill_dir(dir, &files));
         for file in &entry.tools {
             diagnostics.extend(file.module.diagnostics.iter().cloned());
         }
@@ -286,7 +304,12 @@ pub fn read_project(project: &Project) -> ProjectReport {
         skills.push(entry);
     }
 
+    let shared_tool_names = shared_tools
+        .iter()
+        .flat_map(|file| file.module.tools.iter().map(|tool| tool.name.clone()))
+        .collect();
     let mut report = ProjectReport {
+        shared_tool_names,
         skills,
         project_memory,
         integrations,

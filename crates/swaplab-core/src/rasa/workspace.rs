@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
+use crate::memo::Memo;
 use crate::python::{McpServerModule, McpTool, Schema, scan_mcp_server};
-use crate::rasa::project::{ProjectReport, read_project};
+use crate::rasa::project::{ProjectReport, read_project_with};
 use crate::workspace::Workspace;
 
 /// Both projects and the server.
@@ -55,11 +56,17 @@ impl WorkspaceReport {
 
 /// Reads a workspace. The server is the first `.py` file of the server area.
 pub fn read_workspace(workspace: &Workspace) -> WorkspaceReport {
+    read_workspace_with(workspace, &mut Memo::new())
+}
+
+/// [`read_workspace`], reusing what `memo` read before from the same files.
+pub fn read_workspace_with(workspace: &Workspace, memo: &mut Memo) -> WorkspaceReport {
     let server_file = workspace.server.files().find(|(path, _)| path.ends_with(".py"));
     WorkspaceReport {
-        before: read_project(&workspace.before),
-        after: read_project(&workspace.after),
+        before: read_project_with(&workspace.before, memo),
+        after: read_project_with(&workspace.after, memo),
         server_file: server_file.map(|(path, _)| path.to_owned()),
-        server: server_file.map(|(path, text)| scan_mcp_server(path, text)),
+        server: server_file
+            .map(|(path, text)| (*memo.server(path, text, || scan_mcp_server(path, text))).clone()),
     }
 }

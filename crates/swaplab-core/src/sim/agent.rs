@@ -14,12 +14,12 @@ use serde::Serialize;
 use super::json::{self, Value};
 use super::mcp::McpServer;
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
+use crate::memo::Memo;
 use crate::python::{Program, ToolFunction, compile_module};
-use crate::rasa::arguments::offered_mcp_schema;
 use crate::rasa::imports::{ImportRef, parse_import};
 use crate::rasa::integrations::ParsedUrl;
 use crate::rasa::memory::SkillMemory;
-use crate::rasa::project::ProjectReport;
+use crate::rasa::project::{McpImport, ProjectReport};
 use crate::rasa::skill::{GatedTool, OrderedBlock, Skill};
 use crate::workspace::Project;
 
@@ -122,13 +122,23 @@ fn blocks_load(d: &Diagnostic) -> bool {
 
 /// The interpreter's reading of every tool module of a project, by path.
 pub fn compile_tools(report: &ProjectReport, project: &Project) -> BTreeMap<String, Arc<Program>> {
+    compile_tools_with(report, project, &mut Memo::new())
+}
+
+/// [`compile_tools`], reusing the modules `memo` compiled before from the same text.
+pub fn compile_tools_with(
+    report: &ProjectReport,
+    project: &Project,
+    memo: &mut Memo,
+) -> BTreeMap<String, Arc<Program>> {
     report
         .shared_tools
         .iter()
         .chain(report.skills.iter().flat_map(|e| e.tools.iter()))
         .map(|file| {
             let text = project.file(&file.path).unwrap_or_default();
-            (file.path.clone(), Arc::new(compile_module(&file.path, text)))
+            let program = memo.program(&file.path, text, || compile_module(&file.path, text));
+            (file.path.clone(), program)
         })
         .collect()
 }
@@ -267,17 +277,28 @@ fn schema_value(schema: &crate::python::Schema) -> Value {
 impl<'r> Agent<'r> {
     fn bind_all(&mut self) {
         let report = self.report;
+        // Every shared tool by name, the last definition winning as it does when the
+        // loader binds them file by file; and the MCP imports by skill. Both built once:
+        // scanning them again for every skill was quadratic in skills.
+        let mut shared: BTreeMap<&str, (&str, &ToolFunction)> = BTreeMap::new();
+        for file in &report.shared_tools {
+            for function in &file.module.tools {
+                shared.insert(function.name.as_str(), (file.path.as_str(), function));
+            }
+        }
+        let mut imports: BTreeMap<&str, Vec<&McpImport>> = BTreeMap::new();
+        for import in &report.mcp_imports {
+            imports.entry(import.skill.as_str()).or_default().push(import);
+        }
         for skill in report.loaded_skills() {
             let mut tools: BTreeMap<String, Bound> = BTreeMap::new();
             // Loader precedence: declared shared, then skill-local (later wins).
-            let declared = report.declared_shared_tools(skill);
-            for file in &report.shared_tools {
-                for function in file.module.tools.iter().filter(|t| declared.contains(&t.name)) {
-                    if function.name.starts_with("set_") {
-                        continue; // dropped with a warning (§3.2)
-                    }
-                    tools.insert(function.name.clone(), local(file.path.as_str(), true, function));
+            for name in report.declared_shared_tools(skill) {
+                let Some((path, function)) = shared.get(name.as_str()) else { continue };
+                if function.name.starts_with("set_") {
+                    continue; // dropped with a warning (§3.2)
                 }
+                tools.insert(function.name.clone(), local(path, true, function));
             }
             if let Some(entry) = report.entry(&skill.id) {
                 for file in &entry.tools {
@@ -286,9 +307,9 @@ impl<'r> Agent<'r> {
                     }
                 }
             }
-            for import in report.mcp_imports.iter().filter(|i| i.skill == skill.id) {
+            for import in imports.get(skill.id.as_str()).into_iter().flatten() {
                 let Some(server) = self.servers.get(&import.server) else { continue };
-                let Some(tool) = server.tool(&import.tool) else { continue };
+                let Some(schema) = server.offered_schema(&import.tool) else { continue };
                 tools.insert(
                     import.tool.clone(),
                     Bound::Mcp(RemoteTool {
@@ -296,7 +317,7 @@ impl<'r> Agent<'r> {
                         tool: import.tool.clone(),
                         reference: import.reference.clone(),
                         span: import.span,
-                        schema: offered_mcp_schema(&schema_value(&tool.input_schema)),
+                        schema: schema.clone(),
                     }),
                 );
             }

@@ -10,12 +10,16 @@
 //! parameter types the scanner knows; its messages are shortened versions of pydantic's
 //! (ours, never shown to the model: Rasa sanitises every failure, §5.5).
 
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
 use serde::Serialize;
 
 use super::crm::Crm;
 use super::host::{ClientCall, ToolHost};
 use super::json::{self, Value, object, string};
 use crate::python::{McpServerModule, McpTool, Outcome, Program, PyValue, Schema, compile_module};
+use crate::rasa::arguments::offered_mcp_schema;
 
 /// The MCP protocol revisions the server accepts; the last is what it offers by default.
 pub const PROTOCOL_VERSIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -41,7 +45,15 @@ pub struct McpServer {
     pub file: String,
     /// What the scanner read.
     pub module: McpServerModule,
-    program: Program,
+    program: Arc<Program>,
+    /// Each published name's place in `module.tools` (the first, as FastMCP keeps it).
+    index: BTreeMap<String, usize>,
+    /// Each tool's schema as offered to the model (§5.2), made when first asked for:
+    /// every agent start binds every imported tool, and a schema's JSON is not free.
+    offered: Vec<OnceLock<Value>>,
+    /// The `tools/list` result, made once: every conversation and every attack probe
+    /// starts with that request, and building it means every tool's schema as JSON.
+    listed: OnceLock<Value>,
 }
 
 /// What one `tools/call` did.
@@ -88,7 +100,32 @@ fn result_response(id: Value, result: Value) -> Value {
 impl McpServer {
     /// Builds the server from its file and the scanner's reading of it.
     pub fn new(file: &str, text: &str, module: McpServerModule) -> McpServer {
-        McpServer { file: file.to_owned(), module, program: compile_module(file, text) }
+        McpServer::with_program(file, module, Arc::new(compile_module(file, text)))
+    }
+
+    /// [`McpServer::new`] with the source already compiled (as a [`crate::memo::Memo`]
+    /// keeps it between reruns).
+    pub fn with_program(file: &str, module: McpServerModule, program: Arc<Program>) -> McpServer {
+        let mut index = BTreeMap::new();
+        for (at, tool) in module.tools.iter().enumerate() {
+            index.entry(tool.name.clone()).or_insert(at);
+        }
+        let offered = module.tools.iter().map(|_| OnceLock::new()).collect();
+        McpServer {
+            file: file.to_owned(),
+            module,
+            program,
+            index,
+            offered,
+            listed: OnceLock::new(),
+        }
+    }
+
+    /// The schema the model is offered for the tool published under `name` (§5.2).
+    pub fn offered_schema(&self, name: &str) -> Option<&Value> {
+        let at = *self.index.get(name)?;
+        let tool = &self.module.tools[at];
+        Some(self.offered[at].get_or_init(|| offered_mcp_schema(&schema_json(&tool.input_schema))))
     }
 
     /// The name FastMCP was given (`FastMCP("hubspot_crm")`), else `FastMCP`.
@@ -98,7 +135,7 @@ impl McpServer {
 
     /// The tool published under `name`.
     pub fn tool(&self, name: &str) -> Option<&McpTool> {
-        self.module.tools.iter().find(|t| t.name == name)
+        self.module.tools.get(*self.index.get(name)?)
     }
 
     /// One `tools/list` entry.
@@ -117,10 +154,14 @@ impl McpServer {
 
     /// The `tools/list` result: every tool, in registration order (no pagination).
     pub fn tools_list(&self) -> Value {
-        object([(
-            "tools",
-            Value::Array(self.module.tools.iter().map(McpServer::descriptor).collect()),
-        )])
+        self.listed
+            .get_or_init(|| {
+                object([(
+                    "tools",
+                    Value::Array(self.module.tools.iter().map(McpServer::descriptor).collect()),
+                )])
+            })
+            .clone()
     }
 
     /// The `initialize` result for a client asking for `requested` (echoed when supported).

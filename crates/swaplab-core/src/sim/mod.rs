@@ -28,13 +28,15 @@ pub mod trace;
 
 use serde::Serialize;
 
-use crate::rasa::workspace::{WorkspaceReport, read_workspace};
+use crate::memo::Memo;
+use crate::python::compile_module;
+use crate::rasa::workspace::{WorkspaceReport, read_workspace_with};
 use crate::workspace::Workspace;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::python::Program;
-use agent::{Agent, StartupFailure, compile_tools, start_compiled};
+use agent::{Agent, StartupFailure, compile_tools_with, start_compiled};
 use attack::{AttackOptions, AttackReport, attack};
 use conversation::{Script, read_script};
 use crm::{CrmSeed, read_seed};
@@ -82,11 +84,21 @@ pub struct AttackPair {
 impl Simulation {
     /// Reads the workspace.
     pub fn new(workspace: &Workspace) -> Simulation {
-        let report = read_workspace(workspace);
+        Simulation::with_memo(workspace, &mut Memo::new())
+    }
+
+    /// Reads the workspace, reusing whatever `memo` made before from the same files —
+    /// the same simulation [`Simulation::new`] builds, made faster by a memo the caller
+    /// keeps between reruns (one edit changes one file). Drops from `memo` what this
+    /// workspace no longer uses.
+    pub fn with_memo(workspace: &Workspace, memo: &mut Memo) -> Simulation {
+        memo.start_run();
+        let report = read_workspace_with(workspace, memo);
         let server = match (&report.server_file, &report.server) {
             (Some(file), Some(module)) => {
                 let text = workspace.server.file(file).unwrap_or_default();
-                Some(McpServer::new(file, text, module.clone()))
+                let program = memo.program(file, text, || compile_module(file, text));
+                Some(McpServer::with_program(file, module.clone(), program))
             }
             _ => None,
         };
@@ -107,9 +119,10 @@ impl Simulation {
             scripts.push(read_script("conversations/default.yml", &default_script(&seed)));
         }
         let programs = [
-            compile_tools(&report.before, &workspace.before),
-            compile_tools(&report.after, &workspace.after),
+            compile_tools_with(&report.before, &workspace.before, memo),
+            compile_tools_with(&report.after, &workspace.after, memo),
         ];
+        memo.finish_run();
         Simulation { report, server, seed, scripts, programs }
     }
 

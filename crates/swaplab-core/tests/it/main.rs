@@ -9,6 +9,7 @@ mod diagnostic;
 mod diff;
 mod highlight;
 mod markdown;
+mod memo;
 mod permalink;
 mod proof;
 mod python;

@@ -10,6 +10,7 @@ use gloo::timers::callback::Timeout;
 use serde::Deserialize;
 use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
 use swaplab_core::diff::{FileChange, project_changes, swap_marks};
+use swaplab_core::memo::Memo;
 use swaplab_core::permalink::{Link, WARN_LINK_CHARS, decode, encode};
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
 use swaplab_core::sim::Side;
@@ -325,12 +326,15 @@ fn Playground(props: &PlaygroundProps) -> Html {
     // One comparison of the two projects per change, shared by the tree and the diff.
     let changes = use_memo(workspace.clone(), |ws| project_changes(&ws.before, &ws.after));
     // Every result, recomputed once typing pauses: typing never waits for it.
+    // What the last analysis read and compiled, for the next one to reuse.
+    let memo = use_mut_ref(Memo::new);
     let analysis = use_state({
         let workspace = workspace.clone();
         let revision = state.0.revision;
+        let memo = memo.clone();
         move || {
             let start = now_ms();
-            let analysis = Analysis::of(&workspace, revision);
+            let analysis = Analysis::with_memo(&workspace, revision, &mut memo.borrow_mut());
             record_timing("first-analysis", now_ms() - start);
             Shared(Rc::new(analysis))
         }
@@ -341,13 +345,15 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let analysis = analysis.clone();
         let workspace = workspace.clone();
         let rerun_started = rerun_started.clone();
+        let memo = memo.clone();
         use_effect_with(state.0.revision, move |revision| {
             let revision = *revision;
             let timeout = (analysis.revision != revision).then(|| {
                 Timeout::new(ANALYSE_DELAY_MS, move || {
                     panic_banner::crash_if_requested();
                     *rerun_started.borrow_mut() = Some(now_ms());
-                    analysis.set(Shared(Rc::new(Analysis::of(&workspace, revision))));
+                    let next = Analysis::with_memo(&workspace, revision, &mut memo.borrow_mut());
+                    analysis.set(Shared(Rc::new(next)));
                 })
             });
             move || drop(timeout)
@@ -575,7 +581,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let (analysis, state) = (analysis.clone(), state.clone());
         Callback::from(move |()| {
             let start = now_ms();
-            analysis.set(Shared(Rc::new(Analysis::of(&state.0.workspace, state.0.revision))));
+            let next =
+                Analysis::with_memo(&state.0.workspace, state.0.revision, &mut memo.borrow_mut());
+            analysis.set(Shared(Rc::new(next)));
             record_timing("run-now", now_ms() - start);
         })
     };

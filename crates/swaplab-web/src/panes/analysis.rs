@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use swaplab_core::diagnostic::Diagnostic;
+use swaplab_core::memo::Memo;
 use swaplab_core::proof::{Proof, prove_with};
 use swaplab_core::review::{Review, review_with};
 use swaplab_core::semantic::{SemanticChange, semantic_changes};
@@ -49,7 +50,13 @@ impl Analysis {
 
     /// Analyses a workspace.
     pub fn of(workspace: &Rc<Workspace>, revision: u64) -> Analysis {
-        let sim = Simulation::new(workspace);
+        Analysis::with_memo(workspace, revision, &mut Memo::new())
+    }
+
+    /// [`Analysis::of`], reusing what `memo` kept from the previous analysis: the page
+    /// that reruns after every edit keeps one, so an edit reads only the file it changed.
+    pub fn with_memo(workspace: &Rc<Workspace>, revision: u64, memo: &mut Memo) -> Analysis {
+        let sim = Simulation::with_memo(workspace, memo);
         let proof = prove_with(workspace, &sim);
         let review = review_with(&sim, &Default::default());
         let semantic = semantic_changes(&sim.report);

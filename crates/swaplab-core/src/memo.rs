@@ -1,0 +1,161 @@
+//! Reuse between reruns. A reader's edit changes one file, yet every edit used to read,
+//! scan and compile all of them again: at 300 skills that was most of a rerun. A
+//! [`Memo`] remembers the per-file results — a skill directory read
+//! (`read_skill_dir`), a tool module compiled for the interpreter, the MCP server scanned
+//! and compiled — keyed by the exact paths and texts they were made from, and hands back
+//! the same shared value when those inputs come again.
+//!
+//! Still a pure function of its inputs: a result is reused only when every byte it was
+//! made from is equal (the key is compared in full, not only its hash), so a rerun with a
+//! memo returns exactly what a rerun without one would. The shell that owns the memo
+//! (the playground keeps one per page) passes it in; nothing here is global.
+//!
+//! Entries not used by the latest run are dropped at its end ([`Memo::finish_run`]), so
+//! the memo holds one workspace's worth of results, not every version ever typed.
+
+use std::collections::BTreeMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
+
+use crate::python::{McpServerModule, Program};
+use crate::rasa::project::SkillEntry;
+
+/// The inputs a result was made from: (path, text) pairs, in a fixed order.
+type Key = Vec<(String, String)>;
+
+/// One kind of result, by the hash of its inputs.
+struct Table<T> {
+    entries: BTreeMap<u64, Vec<Entry<T>>>,
+}
+
+struct Entry<T> {
+    key: Key,
+    value: Arc<T>,
+    /// The run that last used it.
+    used: u64,
+}
+
+impl<T> Default for Table<T> {
+    fn default() -> Table<T> {
+        Table { entries: BTreeMap::new() }
+    }
+}
+
+impl<T> Table<T> {
+    /// The value made from `inputs`, made now by `make` if no earlier run made it.
+    fn get_or_make(
+        &mut self,
+        run: u64,
+        inputs: &[(&str, &str)],
+        make: impl FnOnce() -> T,
+    ) -> Arc<T> {
+        // DefaultHasher::new() has fixed keys: the same inputs hash alike on every run and
+        // every machine (the hash only picks a bucket; the key decides).
+        let mut hasher = DefaultHasher::new();
+        inputs.hash(&mut hasher);
+        let bucket = self.entries.entry(hasher.finish()).or_default();
+        let same = |entry: &&mut Entry<T>| {
+            entry.key.len() == inputs.len()
+                && entry.key.iter().zip(inputs).all(|((p, t), (q, u))| p == q && t == u)
+        };
+        if let Some(entry) = bucket.iter_mut().find(|e| same(e)) {
+            entry.used = run;
+            return entry.value.clone();
+        }
+        let value = Arc::new(make());
+        let key = inputs.iter().map(|(p, t)| ((*p).to_owned(), (*t).to_owned())).collect();
+        bucket.push(Entry { key, value: value.clone(), used: run });
+        value
+    }
+
+    /// Drops what `run` did not use.
+    fn keep_only(&mut self, run: u64) {
+        self.entries.retain(|_, bucket| {
+            bucket.retain(|entry| entry.used == run);
+            !bucket.is_empty()
+        });
+    }
+
+    fn len(&self) -> usize {
+        self.entries.values().map(Vec::len).sum()
+    }
+}
+
+/// Results kept from one run for the next. See the module documentation.
+#[derive(Default)]
+pub struct Memo {
+    run: u64,
+    skill_dirs: Table<SkillEntry>,
+    programs: Table<Program>,
+    servers: Table<McpServerModule>,
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memo")
+            .field("run", &self.run)
+            .field("skill_dirs", &self.skill_dirs.len())
+            .field("programs", &self.programs.len())
+            .field("servers", &self.servers.len())
+            .finish()
+    }
+}
+
+impl Memo {
+    /// An empty memo: the first run makes everything.
+    pub fn new() -> Memo {
+        Memo::default()
+    }
+
+    /// Starts a run: what it uses is kept by [`Memo::finish_run`], the rest dropped.
+    pub fn start_run(&mut self) {
+        self.run += 1;
+    }
+
+    /// Ends a run: drops every result it did not use.
+    pub fn finish_run(&mut self) {
+        let run = self.run;
+        self.skill_dirs.keep_only(run);
+        self.programs.keep_only(run);
+        self.servers.keep_only(run);
+    }
+
+    /// How many results it holds (skill directories, programs, servers).
+    pub fn len(&self) -> usize {
+        self.skill_dirs.len() + self.programs.len() + self.servers.len()
+    }
+
+    /// Whether it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A skill directory read from `files` (its every file, by path).
+    pub(crate) fn skill_dir(
+        &mut self,
+        files: &[(&str, &str)],
+        make: impl FnOnce() -> SkillEntry,
+    ) -> Arc<SkillEntry> {
+        self.skill_dirs.get_or_make(self.run, files, make)
+    }
+
+    /// A module compiled for the interpreter.
+    pub(crate) fn program(
+        &mut self,
+        path: &str,
+        text: &str,
+        make: impl FnOnce() -> Program,
+    ) -> Arc<Program> {
+        self.programs.get_or_make(self.run, &[(path, text)], make)
+    }
+
+    /// The MCP server's source, scanned.
+    pub(crate) fn server(
+        &mut self,
+        path: &str,
+        text: &str,
+        make: impl FnOnce() -> McpServerModule,
+    ) -> Arc<McpServerModule> {
+        self.servers.get_or_make(self.run, &[(path, text)], make)
+    }
+}

@@ -1,0 +1,66 @@
+//! The memo a shell keeps between reruns: the same results as without it, the unchanged
+//! files' work reused, an edited file's redone, and nothing kept that the latest run did
+//! not use.
+
+use std::sync::Arc;
+
+use swaplab_core::memo::Memo;
+use swaplab_core::review::review_with;
+use swaplab_core::sim::Simulation;
+
+use crate::support::{edit, tutorial_workspace};
+
+const CHECK_TICKETS: &str = "after/skills/check_tickets/skill.md";
+
+#[test]
+fn a_memo_changes_no_result_and_reuses_only_what_did_not_change() {
+    let first = tutorial_workspace();
+    let mut second = first.clone();
+    edit(&mut second, CHECK_TICKETS, "Call `list_open_tickets`.", "Call `list_open_tickets` once.");
+
+    let mut memo = Memo::new();
+    let one = Simulation::with_memo(&first, &mut memo);
+    let two = Simulation::with_memo(&second, &mut memo);
+    for (with, workspace) in [(&one, &first), (&two, &second)] {
+        let without = Simulation::new(workspace);
+        assert_eq!(with.report, without.report);
+        assert_eq!(with.seed, without.seed);
+        assert_eq!(
+            review_with(with, &Default::default()),
+            review_with(&without, &Default::default())
+        );
+    }
+
+    let entry = |sim: &Simulation, side: usize, dir: &str| {
+        let project = if side == 0 { &sim.report.before } else { &sim.report.after };
+        project.skills.iter().find(|e| e.dir == dir).cloned().expect("the skill's directory")
+    };
+    // Untouched directories are the very same values; the edited one was read again.
+    assert!(Arc::ptr_eq(
+        &entry(&one, 1, "identify_customer"),
+        &entry(&two, 1, "identify_customer")
+    ));
+    assert!(Arc::ptr_eq(&entry(&one, 0, "check_tickets"), &entry(&two, 0, "check_tickets")));
+    assert!(!Arc::ptr_eq(&entry(&one, 1, "check_tickets"), &entry(&two, 1, "check_tickets")));
+    let edited = entry(&two, 1, "check_tickets");
+    let skill = edited.loaded().expect("the edited skill loads");
+    assert!(skill.segments().any(|segment| segment.text.contains("once.")));
+}
+
+#[test]
+fn a_memo_keeps_only_what_the_latest_run_used() {
+    let workspace = tutorial_workspace();
+    let mut memo = Memo::new();
+    let _ = Simulation::with_memo(&workspace, &mut memo);
+    let full = memo.len();
+    assert!(full > 0);
+    // Another version of the same files, twice: the memo holds one version's worth.
+    let mut edited = workspace.clone();
+    edit(&mut edited, CHECK_TICKETS, "Call `list_open_tickets`.", "Call `list_open_tickets` once.");
+    let _ = Simulation::with_memo(&edited, &mut memo);
+    let _ = Simulation::with_memo(&edited, &mut memo);
+    assert_eq!(memo.len(), full);
+    // An empty workspace leaves nothing behind.
+    let _ = Simulation::with_memo(&swaplab_core::Workspace::default(), &mut memo);
+    assert!(memo.is_empty(), "{memo:?}");
+}
