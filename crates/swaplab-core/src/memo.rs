@@ -17,8 +17,9 @@ use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
-use crate::python::{McpServerModule, Program};
+use crate::python::{McpServerModule, Program, ToolModule};
 use crate::rasa::project::SkillEntry;
+use crate::sim::mcp::McpServer;
 
 /// The inputs a result was made from: (path, text) pairs, in a fixed order.
 type Key = Vec<(String, String)>;
@@ -87,7 +88,9 @@ pub struct Memo {
     run: u64,
     skill_dirs: Table<SkillEntry>,
     programs: Table<Program>,
-    servers: Table<McpServerModule>,
+    tool_modules: Table<ToolModule>,
+    server_modules: Table<McpServerModule>,
+    servers: Table<McpServer>,
 }
 
 impl std::fmt::Debug for Memo {
@@ -96,7 +99,8 @@ impl std::fmt::Debug for Memo {
             .field("run", &self.run)
             .field("skill_dirs", &self.skill_dirs.len())
             .field("programs", &self.programs.len())
-            .field("servers", &self.servers.len())
+            .field("tool_modules", &self.tool_modules.len())
+            .field("servers", &(self.server_modules.len() + self.servers.len()))
             .finish()
     }
 }
@@ -117,12 +121,18 @@ impl Memo {
         let run = self.run;
         self.skill_dirs.keep_only(run);
         self.programs.keep_only(run);
+        self.tool_modules.keep_only(run);
+        self.server_modules.keep_only(run);
         self.servers.keep_only(run);
     }
 
     /// How many results it holds (skill directories, programs, servers).
     pub fn len(&self) -> usize {
-        self.skill_dirs.len() + self.programs.len() + self.servers.len()
+        self.skill_dirs.len()
+            + self.programs.len()
+            + self.tool_modules.len()
+            + self.server_modules.len()
+            + self.servers.len()
     }
 
     /// Whether it holds nothing.
@@ -149,13 +159,35 @@ impl Memo {
         self.programs.get_or_make(self.run, &[(path, text)], make)
     }
 
+    /// A shared tool module (`tools/*.py`), scanned. (A skill's own modules are part of
+    /// its directory's entry.)
+    pub(crate) fn tool_module(
+        &mut self,
+        path: &str,
+        text: &str,
+        make: impl FnOnce() -> ToolModule,
+    ) -> Arc<ToolModule> {
+        self.tool_modules.get_or_make(self.run, &[(path, text)], make)
+    }
+
     /// The MCP server's source, scanned.
-    pub(crate) fn server(
+    pub(crate) fn server_module(
         &mut self,
         path: &str,
         text: &str,
         make: impl FnOnce() -> McpServerModule,
     ) -> Arc<McpServerModule> {
+        self.server_modules.get_or_make(self.run, &[(path, text)], make)
+    }
+
+    /// The MCP server, ready to answer: its module compiled, and what it has worked out
+    /// once (each tool's offered schema, the `tools/list` result) kept with it.
+    pub(crate) fn server(
+        &mut self,
+        path: &str,
+        text: &str,
+        make: impl FnOnce() -> McpServer,
+    ) -> Arc<McpServer> {
         self.servers.get_or_make(self.run, &[(path, text)], make)
     }
 }

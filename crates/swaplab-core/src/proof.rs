@@ -176,7 +176,7 @@ pub fn prove_with(workspace: &Workspace, sim: &Simulation) -> Proof {
         ProofGroup {
             number: 1,
             title: "skill instructions are unchanged by the swap".into(),
-            checks: group_instructions(workspace, &skills),
+            checks: group_instructions(workspace, &sim.report, &skills),
         },
         ProofGroup {
             number: 2,
@@ -214,12 +214,23 @@ fn common_skills(report: &WorkspaceReport) -> Vec<String> {
         .skills
         .iter()
         .filter(|e| e.skill_md.is_some())
-        .filter(|e| report.before.skills.iter().any(|b| b.dir == e.dir && b.skill_md.is_some()))
+        .filter(|e| report.before.entry(&e.dir).is_some_and(|b| b.skill_md.is_some()))
         .map(|e| e.dir.clone())
         .collect()
 }
 
-fn group_instructions(workspace: &Workspace, skills: &[String]) -> Vec<ProofCheck> {
+fn group_instructions(
+    workspace: &Workspace,
+    report: &WorkspaceReport,
+    skills: &[String],
+) -> Vec<ProofCheck> {
+    // The body as the skill's reading made it (a memo keeps it for an unchanged file).
+    let body = |project: &crate::rasa::project::ProjectReport, text: &str, skill: &str| {
+        project
+            .entry(skill)
+            .and_then(|entry| entry.skill_md.as_ref())
+            .map_or_else(|| instruction_body(text), |md| md.instruction_body.clone())
+    };
     let mut checks = Vec::new();
     for skill in skills {
         let path = skill_md(skill);
@@ -253,7 +264,7 @@ fn group_instructions(workspace: &Workspace, skills: &[String]) -> Vec<ProofChec
             )
         };
         checks.push(check(format!("{skill}: only import_tools differs"), other.is_empty(), detail));
-        let (a, b) = (instruction_body(old), instruction_body(new));
+        let (a, b) = (body(&report.before, old, skill), body(&report.after, new, skill));
         let (passed, detail) = match (&a, &b) {
             (Some(a), Some(b)) if a == b => (true, format!("{} bytes", b.len())),
             (Some(a), Some(b)) => (false, format!("{} bytes before, {} after", a.len(), b.len())),

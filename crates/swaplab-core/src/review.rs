@@ -272,9 +272,7 @@ fn remote_arguments(
 
 /// The local tool called `name` in a project (skill-local or shared), with its file.
 fn local_tool<'r>(project: &'r ProjectReport, name: &str) -> Option<(&'r str, &'r ToolFunction)> {
-    project.skills.iter().flat_map(|e| e.tools.iter()).chain(project.shared_tools.iter()).find_map(
-        |file| file.module.tools.iter().find(|t| t.name == name).map(|t| (file.path.as_str(), t)),
-    )
+    project.local_tool(name)
 }
 
 /// Whether a tool's CRM calls read or write a customer's record.
@@ -371,9 +369,7 @@ fn id_sources(
                     param.annotation.as_deref().unwrap_or("any")
                 ),
             ));
-            if let Some(import) =
-                after.mcp_imports.iter().find(|i| i.tool == tool.name && i.skill == skill)
-            {
+            if let Some(import) = after.imports_of(&skill).iter().find(|i| i.tool == tool.name) {
                 evidence_list.push(evidence(
                     Area::After,
                     &skill_md(&skill),
@@ -457,9 +453,8 @@ fn stale_prose(before: &ProjectReport, after: &ProjectReport) -> Vec<ReviewCheck
     for skill in after.loaded_skills() {
         // Tools this skill now imports over MCP whose local version read memory.
         let moved: Vec<String> = after
-            .mcp_imports
+            .imports_of(&skill.id)
             .iter()
-            .filter(|i| i.skill == skill.id)
             .filter(|i| {
                 local_tool(before, &i.tool)
                     .is_some_and(|(_, t)| t.memory.iter().any(|m| m.op == MemoryOp::Get))

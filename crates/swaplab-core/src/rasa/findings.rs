@@ -162,6 +162,47 @@ fn tool_findings(skill: &Skill, visible: &BTreeSet<String>, push: &mut Push<'_>)
     }
 }
 
+/// What [`train_findings`] reads in one prose paragraph, found by text alone (see
+/// [`ProseSegment::scan`](crate::rasa::skill::ProseSegment)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProseScan {
+    /// `@skill.<id>` targets, in order.
+    skill_refs: Vec<String>,
+    /// `@tool.<name>` names, in order.
+    tool_refs: Vec<String>,
+    /// Words with a `_` (possible bare skill mentions), sorted, without repeats.
+    underscored: Vec<String>,
+    /// `@…` tokens that are not complete references.
+    incomplete: Vec<String>,
+    /// `@memory…` tokens and what they name.
+    memory_refs: Vec<(String, Option<(String, String)>)>,
+    /// The memory keys the paragraph's `if:` condition reads (none when it does not parse).
+    condition_keys: Vec<String>,
+}
+
+impl ProseScan {
+    /// Scans one paragraph's `text` and its `if:` condition.
+    pub fn of(text: &str, condition: Option<&str>) -> ProseScan {
+        let owned =
+            |found: Vec<(usize, &str)>| found.into_iter().map(|(_, s)| s.to_owned()).collect();
+        let mut underscored: Vec<String> =
+            underscored_words(text).into_iter().map(str::to_owned).collect();
+        underscored.sort_unstable();
+        underscored.dedup();
+        ProseScan {
+            skill_refs: owned(find_at_references(text, "skill")),
+            tool_refs: owned(find_at_references(text, "tool")),
+            underscored,
+            incomplete: incomplete_at_references(text),
+            memory_refs: memory_references(text),
+            condition_keys: condition
+                .and_then(|text| condition::parse(text).ok())
+                .map(|expr| condition::memory_keys(&expr))
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// `@…` tokens that look like references but are not complete ones.
 fn incomplete_at_references(text: &str) -> Vec<String> {
     let mut found = Vec::new();
@@ -223,7 +264,9 @@ fn prose_findings(
 ) {
     for segment in skill.segments() {
         let span = segment.span;
-        for (_, target) in find_at_references(&segment.text, "skill") {
+        let scan = &segment.scan;
+        for target in &scan.skill_refs {
+            let target = target.as_str();
             match report.entry(target) {
                 None => push(
                     span,
@@ -248,12 +291,11 @@ fn prose_findings(
         }
         // Only ids with an underscore: a one-word id such as `goodbye` is ordinary prose
         // far more often than a mention (a narrowing of Rasa's warning, on purpose).
-        let mut mentioned: Vec<&str> = underscored_words(&segment.text)
-            .into_iter()
-            .filter(|word| *word != skill.id && ids.contains(word))
-            .collect();
-        mentioned.sort_unstable();
-        mentioned.dedup();
+        let mentioned = scan
+            .underscored
+            .iter()
+            .map(String::as_str)
+            .filter(|word| *word != skill.id && ids.contains(word));
         for other in mentioned {
             push(
                 span,
@@ -265,7 +307,8 @@ fn prose_findings(
                 ),
             );
         }
-        for (_, name) in find_at_references(&segment.text, "tool") {
+        for name in &scan.tool_refs {
+            let name = name.as_str();
             if !visible.contains(name) && !FRAMEWORK_TOOL_NAMES.contains(&name) {
                 push(
                     span,
@@ -274,7 +317,7 @@ fn prose_findings(
                 );
             }
         }
-        for token in incomplete_at_references(&segment.text) {
+        for token in &scan.incomplete {
             push(
                 span,
                 "mantle.validation.prose.incomplete_at_reference",
@@ -285,7 +328,7 @@ fn prose_findings(
                 ),
             );
         }
-        for (token, parsed) in memory_references(&segment.text) {
+        for (token, parsed) in &scan.memory_refs {
             match parsed {
                 None => push(
                     span,
@@ -310,23 +353,16 @@ fn prose_findings(
                 Some(_) => {}
             }
         }
-        if let Some(text) = &segment.condition
-            && let Ok(expr) = condition::parse(text)
-        {
-            for key in condition::memory_keys(&expr) {
-                if !readable(&key) {
-                    push(
-                        span,
-                        "mantle.validation.prose.unknown_memory_key",
-                        format!(
-                            "Skill '{}' prose condition reads 'session.{key}', which is not \
-                             readable while this skill is active; it is always None, so the \
-                             paragraph never shows.",
-                            skill.id
-                        ),
-                    );
-                }
-            }
+        for key in scan.condition_keys.iter().filter(|key| !readable(key)) {
+            push(
+                span,
+                "mantle.validation.prose.unknown_memory_key",
+                format!(
+                    "Skill '{}' prose condition reads 'session.{key}', which is not readable \
+                     while this skill is active; it is always None, so the paragraph never shows.",
+                    skill.id
+                ),
+            );
         }
     }
 }

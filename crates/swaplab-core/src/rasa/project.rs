@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
 use crate::memo::Memo;
-use crate::python::{ToolModule, scan_tool_module};
+use crate::python::{ToolFunction, ToolModule, scan_tool_module};
 use crate::rasa::findings;
 use crate::rasa::imports::{FRAMEWORK_TOOL_NAMES, ImportRef, parse_import};
 use crate::rasa::integrations::{Integrations, read_integrations};
@@ -67,8 +67,8 @@ impl SkillEntry {
 pub struct ToolFile {
     /// Its path in the project.
     pub path: String,
-    /// What the scanner found.
-    pub module: ToolModule,
+    /// What the scanner found (shared: a memo keeps it between reruns).
+    pub module: Arc<ToolModule>,
 }
 
 /// One `mcp/<server>:<tool>` import of a loaded skill.
@@ -109,6 +109,10 @@ pub struct ProjectReport {
     /// shared modules for each of every skill's names was quadratic in skills).
     #[serde(skip)]
     shared_tool_names: BTreeSet<String>,
+    /// Every `@tool` of the project by name: (skill index or `None` for a shared module,
+    /// module index, function index), the first in [`ProjectReport::local_tool`]'s order.
+    #[serde(skip)]
+    local_tools_by_name: BTreeMap<String, (Option<usize>, usize, usize)>,
 }
 
 impl ProjectReport {
@@ -162,6 +166,25 @@ impl ProjectReport {
             .into_iter()
             .filter(|name| self.shared_tool_names.contains(name))
             .collect()
+    }
+
+    /// The first `@tool` named `name`, skill modules (by skill, then module) before the
+    /// shared ones, with its module's path.
+    pub fn local_tool(&self, name: &str) -> Option<(&str, &ToolFunction)> {
+        let &(skill, file, function) = self.local_tools_by_name.get(name)?;
+        let file = match skill {
+            Some(skill) => &self.skills[skill].tools[file],
+            None => &self.shared_tools[file],
+        };
+        Some((file.path.as_str(), &file.module.tools[function]))
+    }
+
+    /// The MCP imports of the skill `id`, in written order.
+    pub fn imports_of(&self, id: &str) -> &[McpImport] {
+        // `mcp_imports` runs skill by skill in sorted order: one range per skill.
+        let start = self.mcp_imports.partition_point(|i| i.skill.as_str() < id);
+        let end = start + self.mcp_imports[start..].partition_point(|i| i.skill == id);
+        &self.mcp_imports[start..end]
     }
 
     /// The tools a skill binds locally: its own, then the shared ones it declares.
@@ -255,7 +278,9 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
         diagnostics.extend(responses.diagnostics.iter().cloned());
     }
 
-    let shared_tools = tool_files(&files, "tools/");
+    let shared_tools = tool_files(&files, "tools/", &mut |path, text| {
+        memo.tool_module(path, text, || scan_tool_module(path, text))
+    });
     for file in &shared_tools {
         diagnostics.extend(file.module.diagnostics.iter().cloned());
     }
@@ -308,8 +333,19 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
         .iter()
         .flat_map(|file| file.module.tools.iter().map(|tool| tool.name.clone()))
         .collect();
+    let mut local_tools_by_name = BTreeMap::new();
+    let skill_modules = skills.iter().enumerate().flat_map(|(s, entry)| {
+        entry.tools.iter().enumerate().map(move |(f, file)| (Some(s), f, file))
+    });
+    let shared_modules = shared_tools.iter().enumerate().map(|(f, file)| (None, f, file));
+    for (skill, f, file) in skill_modules.chain(shared_modules) {
+        for (n, function) in file.module.tools.iter().enumerate() {
+            local_tools_by_name.entry(function.name.clone()).or_insert((skill, f, n));
+        }
+    }
     let mut report = ProjectReport {
         shared_tool_names,
+        local_tools_by_name,
         skills,
         project_memory,
         integrations,
@@ -319,6 +355,7 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
         diagnostics,
     };
     let (imports, findings) = mcp_imports(&report);
+    debug_assert!(imports.is_sorted_by(|a, b| a.skill <= b.skill), "imports_of needs this");
     report.mcp_imports = imports;
     report.diagnostics.extend(findings);
     let findings = tool_name_findings(&report);
@@ -337,8 +374,13 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
     report
 }
 
-/// The `*.py` files directly in `folder` (a prefix ending in `/`), scanned as tool modules.
-fn tool_files(files: &BTreeMap<&str, &str>, folder: &str) -> Vec<ToolFile> {
+/// The `*.py` files directly in `folder` (a prefix ending in `/`), scanned as tool modules
+/// by `scan`.
+fn tool_files(
+    files: &BTreeMap<&str, &str>,
+    folder: &str,
+    scan: &mut dyn FnMut(&str, &str) -> Arc<ToolModule>,
+) -> Vec<ToolFile> {
     files
         .range(folder..)
         .take_while(|(path, _)| path.starts_with(folder))
@@ -346,10 +388,7 @@ fn tool_files(files: &BTreeMap<&str, &str>, folder: &str) -> Vec<ToolFile> {
             path.strip_prefix(folder)
                 .is_some_and(|rest| !rest.contains('/') && rest.ends_with(".py"))
         })
-        .map(|(path, text)| ToolFile {
-            path: (*path).to_owned(),
-            module: scan_tool_module(path, text),
-        })
+        .map(|(path, text)| ToolFile { path: (*path).to_owned(), module: scan(path, text) })
         .collect()
 }
 
@@ -388,9 +427,13 @@ fn read_skill_dir(dir: &str, files: &BTreeMap<&str, &str>) -> SkillEntry {
     entry.responses = get(&responses_path).map(|text| read_responses(&responses_path, text));
     let single = format!("skills/{dir}/tools.py");
     if let Some(text) = get(&single) {
-        entry.tools.push(ToolFile { module: scan_tool_module(&single, text), path: single });
+        entry
+            .tools
+            .push(ToolFile { module: Arc::new(scan_tool_module(&single, text)), path: single });
     }
-    entry.tools.extend(tool_files(files, &format!("skills/{dir}/tools/")));
+    entry.tools.extend(tool_files(files, &format!("skills/{dir}/tools/"), &mut |path, text| {
+        Arc::new(scan_tool_module(path, text))
+    }));
     entry
 }
 

@@ -81,6 +81,10 @@ pub struct ProseSegment {
     /// Byte offset of `text` in the stripped body, to place findings inside it.
     #[serde(skip)]
     pub offset: usize,
+    /// What the cross-file train findings look for in `text`, found once here: a memo
+    /// then keeps it with an unchanged skill, and a rerun only looks the names up.
+    #[serde(skip)]
+    pub scan: crate::rasa::findings::ProseScan,
 }
 
 /// `next:` on a step.
@@ -314,6 +318,10 @@ pub struct SkillFile {
     pub diagnostics: Vec<Diagnostic>,
     /// Byte length of the body after Rasa's strip (the proof counts these bytes).
     pub body_bytes: usize,
+    /// [`instruction_body`] of the file: the companion proof compares it across the
+    /// swap. Made here so a memo keeps it with the rest of an unchanged file's reading.
+    #[serde(skip)]
+    pub instruction_body: Option<String>,
 }
 
 /// Largest `skill.md` read; larger files are refused before any parsing.
@@ -470,6 +478,7 @@ pub fn compile_skill(file: &str, skill_id: &str, text: &str) -> SkillFile {
         error,
         diagnostics,
         body_bytes,
+        instruction_body: instruction_body(text),
     }
 }
 
@@ -1318,6 +1327,7 @@ fn prose_segments(
             }
             let body_offset = offset + (body_text.as_ptr() as usize - paragraph.as_ptr() as usize);
             segments.push(ProseSegment {
+                scan: crate::rasa::findings::ProseScan::of(body_text, Some(condition)),
                 condition: Some(condition.to_owned()),
                 text: body_text.to_owned(),
                 span,
@@ -1325,6 +1335,7 @@ fn prose_segments(
             });
         } else {
             segments.push(ProseSegment {
+                scan: crate::rasa::findings::ProseScan::of(paragraph, None),
                 condition: None,
                 text: paragraph.to_owned(),
                 span,

@@ -1,6 +1,8 @@
 //! The whole workspace read at once: both projects as Rasa reads them, the MCP server as
 //! FastMCP would publish it. The simulation, the proof and the review start from here.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::memo::Memo;
@@ -17,8 +19,9 @@ pub struct WorkspaceReport {
     pub after: ProjectReport,
     /// The server source's path, when the workspace has one.
     pub server_file: Option<String>,
-    /// What the server publishes (empty when there is no server file).
-    pub server: Option<McpServerModule>,
+    /// What the server publishes (empty when there is no server file). Shared with the
+    /// simulation's server, and kept between reruns by a memo.
+    pub server: Option<Arc<McpServerModule>>,
 }
 
 /// One `tools/list` entry, in the MCP specification's shape and key order.
@@ -67,6 +70,6 @@ pub fn read_workspace_with(workspace: &Workspace, memo: &mut Memo) -> WorkspaceR
         after: read_project_with(&workspace.after, memo),
         server_file: server_file.map(|(path, _)| path.to_owned()),
         server: server_file
-            .map(|(path, text)| (*memo.server(path, text, || scan_mcp_server(path, text))).clone()),
+            .map(|(path, text)| memo.server_module(path, text, || scan_mcp_server(path, text))),
     }
 }

@@ -43,8 +43,8 @@ pub mod codes {
 pub struct McpServer {
     /// The server file's path.
     pub file: String,
-    /// What the scanner read.
-    pub module: McpServerModule,
+    /// What the scanner read (shared with the workspace report).
+    pub module: Arc<McpServerModule>,
     program: Arc<Program>,
     /// Each published name's place in `module.tools` (the first, as FastMCP keeps it).
     index: BTreeMap<String, usize>,
@@ -100,12 +100,15 @@ fn result_response(id: Value, result: Value) -> Value {
 impl McpServer {
     /// Builds the server from its file and the scanner's reading of it.
     pub fn new(file: &str, text: &str, module: McpServerModule) -> McpServer {
-        McpServer::with_program(file, module, Arc::new(compile_module(file, text)))
+        McpServer::with_program(file, Arc::new(module), Arc::new(compile_module(file, text)))
     }
 
-    /// [`McpServer::new`] with the source already compiled (as a [`crate::memo::Memo`]
-    /// keeps it between reruns).
-    pub fn with_program(file: &str, module: McpServerModule, program: Arc<Program>) -> McpServer {
+    /// [`McpServer::new`] with the source already scanned and compiled.
+    pub fn with_program(
+        file: &str,
+        module: Arc<McpServerModule>,
+        program: Arc<Program>,
+    ) -> McpServer {
         let mut index = BTreeMap::new();
         for (at, tool) in module.tools.iter().enumerate() {
             index.entry(tool.name.clone()).or_insert(at);

@@ -62,8 +62,8 @@ pub enum Side {
 pub struct Simulation {
     /// Both projects and the server, as read.
     pub report: WorkspaceReport,
-    /// The server, ready to answer.
-    pub server: Option<McpServer>,
+    /// The server, ready to answer (kept between reruns by a memo).
+    pub server: Option<Arc<McpServer>>,
     /// The CRM's starting data.
     pub seed: CrmSeed,
     /// The conversation scripts, by path.
@@ -97,8 +97,10 @@ impl Simulation {
         let server = match (&report.server_file, &report.server) {
             (Some(file), Some(module)) => {
                 let text = workspace.server.file(file).unwrap_or_default();
-                let program = memo.program(file, text, || compile_module(file, text));
-                Some(McpServer::with_program(file, module.clone(), program))
+                Some(memo.server(file, text, || {
+                    let program = Arc::new(compile_module(file, text));
+                    McpServer::with_program(file, module.clone(), program)
+                }))
             }
             _ => None,
         };
@@ -138,7 +140,7 @@ impl Simulation {
     /// read).
     pub fn start(&self, side: Side) -> Result<Agent<'_>, Box<StartupFailure>> {
         let programs = self.programs[usize::from(side == Side::After)].clone();
-        start_compiled(self.project(side), programs, self.server.as_ref())
+        start_compiled(self.project(side), programs, self.server.as_deref())
     }
 
     /// The attack on both sides.
