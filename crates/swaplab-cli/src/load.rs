@@ -1,7 +1,9 @@
 //! Reading a project folder from disk into a `swaplab_core::Project`.
 //!
 //! Takes every text file under the folder, skipping what is never part of a Rasa
-//! project (hidden folders, caches, build output) and saying what it skipped. Also reads
+//! project (hidden folders, caches, build output) and saying what it skipped. The caps
+//! are the web app's import caps, checked before a file is read: 1 MiB per file, 2,000
+//! files and 16 MiB of text per folder (`swaplab_core::archive`). Also reads
 //! a folder of conversation scripts (`--conversations DIR`) into the CRM area, and lends
 //! the built-in tutorial's CRM seed to a workspace without one, describing what it lent
 //! so the shell can say so.
@@ -12,12 +14,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use swaplab_core::Project;
+use swaplab_core::archive::MAX_TOTAL_BYTES;
 use swaplab_core::layout::{Swap, is_conversation, tutorial_layout};
+use swaplab_core::rasa::project::MAX_PROJECT_FILES;
 use swaplab_core::sim::crm::{CrmSeed, read_seed};
 use swaplab_core::sim::{CONVERSATIONS_DIR, CRM_FILE};
 
-/// Files above this size are refused: no skill, config or tool file is this large.
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+/// Files above this size are refused: no skill, config or tool file is this large. The
+/// core's cap on a project file (`swaplab_core::rasa::project::MAX_FILE_BYTES`).
+pub const MAX_FILE_BYTES: u64 = swaplab_core::rasa::project::MAX_FILE_BYTES as u64;
 
 /// Folders that never hold project files.
 const SKIPPED_DIRS: &[&str] =
@@ -29,11 +34,12 @@ pub fn project(dir: &Path) -> Result<Project> {
         bail!("{} is not a folder", dir.display());
     }
     let mut files = Vec::new();
-    walk(dir, dir, &mut files)?;
+    let mut total = 0;
+    walk(dir, dir, &mut files, &mut total)?;
     Ok(Project::from_files(files))
 }
 
-fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) -> Result<()> {
+fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>, total: &mut u64) -> Result<()> {
     let mut entries: Vec<_> = fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .collect::<Result<_, _>>()
@@ -45,7 +51,7 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) -> Result<()
         let kind = entry.file_type().with_context(|| format!("reading {}", path.display()))?;
         if kind.is_dir() {
             if !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_str()) {
-                walk(root, &path, files)?;
+                walk(root, &path, files, total)?;
             }
             continue;
         }
@@ -56,6 +62,24 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>) -> Result<()
         if size > MAX_FILE_BYTES {
             bail!(
                 "{} is {size} bytes, over the {MAX_FILE_BYTES}-byte limit for one project file",
+                path.display()
+            );
+        }
+        if files.len() == MAX_PROJECT_FILES {
+            bail!(
+                "{} holds more than {MAX_PROJECT_FILES} files (hidden folders and caches not \
+                 counted), the most Swap Lab reads from one folder; {} is one too many",
+                root.display(),
+                path.display()
+            );
+        }
+        *total += size;
+        if *total > MAX_TOTAL_BYTES as u64 {
+            bail!(
+                "{} holds more than {} MiB of files, the most Swap Lab reads from one folder; \
+                 the limit was passed at {}",
+                root.display(),
+                MAX_TOTAL_BYTES >> 20,
                 path.display()
             );
         }

@@ -4,6 +4,11 @@
 //! hold the tags and attributes listed in [`Tag`] and [`Attr`]: raw HTML becomes visible
 //! text, and a link or image whose URL scheme is not on the allowlist loses its URL.
 //! This module never produces an HTML string for a browser to parse.
+//!
+//! Elements nest at most [`MAX_DEPTH`] deep: markdown nested deeper (a line of a million
+//! `>`, lists in lists, `***…***`) keeps its text, flattened into the element at that
+//! depth, and the document says so in [`Document::limits`]. Without the cap, a deep
+//! enough document would overflow the stack when its tree is shown or even dropped.
 
 use pulldown_cmark::{
     BlockQuoteKind, CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag as MdTag, TagEnd,
@@ -205,7 +210,24 @@ pub struct Document {
     pub nodes: Vec<Node>,
     /// Every heading, in order.
     pub headings: Vec<Heading>,
+    /// Where rendering met a limit and what it did there: at most one entry, for the
+    /// first place markdown nests deeper than [`MAX_DEPTH`]. Empty for any ordinary
+    /// document.
+    pub limits: Vec<LimitReached>,
 }
+
+/// A place where the markdown went past one of the renderer's limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitReached {
+    /// The 1-based line where it happened.
+    pub line: u32,
+    /// What happened, one sentence for the document's author.
+    pub message: String,
+}
+
+/// Deepest nesting of elements in a rendered document. Deeper markdown keeps its text,
+/// flattened into the element at this depth ([`Document::limits`] says where).
+pub const MAX_DEPTH: usize = 64;
 
 impl Document {
     /// The text of the first level-1 heading, if any.
@@ -252,7 +274,7 @@ pub fn render_with_directives(markdown: &str, directives: &[&str]) -> Document {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_GFM;
-    let mut builder = Builder { directives, ..Builder::default() };
+    let mut builder = Builder { source: markdown, directives, ..Builder::default() };
     let mut lines_before = 0u32;
     let mut counted_to = 0usize;
     for (event, range) in Parser::new_ext(markdown, options).into_offset_iter() {
@@ -266,6 +288,7 @@ pub fn render_with_directives(markdown: &str, directives: &[&str]) -> Document {
             // The body starts on the line after the opening fence.
             builder.fence_line = lines_before.saturating_add(2);
         }
+        builder.offset = range.start;
         builder.event(event);
     }
     builder.finish()
@@ -290,6 +313,13 @@ pub fn slugify(text: &str) -> String {
 
 #[derive(Default)]
 struct Builder<'d> {
+    /// The markdown, to name a line in [`LimitReached`].
+    source: &'d str,
+    /// The byte offset of the event being read.
+    offset: usize,
+    /// Elements opened past [`MAX_DEPTH`] and not created: their ends are skipped too.
+    flattened: usize,
+    limits: Vec<LimitReached>,
     /// Info-string words that make a fenced block a directive.
     directives: &'d [&'d str],
     /// The directive being read: name, body so far, line.
@@ -356,6 +386,22 @@ impl Builder<'_> {
     }
 
     fn start(&mut self, tag: MdTag<'_>) {
+        if self.stack.len() >= MAX_DEPTH {
+            // Its text joins the deepest element; its end is skipped in `end`.
+            self.flattened += 1;
+            if self.limits.is_empty() {
+                let before = self.source.get(..self.offset).unwrap_or(self.source);
+                let line = before.bytes().filter(|b| *b == b'\n').count().saturating_add(1);
+                self.limits.push(LimitReached {
+                    line: u32::try_from(line).unwrap_or(u32::MAX),
+                    message: format!(
+                        "The markdown nests deeper than {MAX_DEPTH} levels here; what is \
+                         deeper is shown flat, as text of the element at that depth."
+                    ),
+                });
+            }
+            return;
+        }
         let node = match tag {
             MdTag::Paragraph => Node::element(Tag::P),
             MdTag::Heading { level, .. } => Node::element(Tag::H(heading_level(level))),
@@ -443,6 +489,11 @@ impl Builder<'_> {
     }
 
     fn end(&mut self, end: TagEnd) {
+        if self.flattened > 0 {
+            // Events are balanced, so this ends the innermost element never created.
+            self.flattened -= 1;
+            return;
+        }
         let Some(mut node) = self.stack.pop() else { return };
         match end {
             TagEnd::Heading(_) => {
@@ -531,7 +582,7 @@ impl Builder<'_> {
         while let Some(node) = self.stack.pop() {
             self.push(node);
         }
-        Document { nodes: self.root, headings: self.headings }
+        Document { nodes: self.root, headings: self.headings, limits: self.limits }
     }
 }
 

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 mod attack;
+mod caps;
 mod checks;
 mod converse;
 mod diff;

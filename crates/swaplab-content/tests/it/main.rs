@@ -6,6 +6,7 @@ use swaplab_core::{Area, FileRef};
 mod chapters;
 mod examples;
 mod exercises;
+mod hostile;
 mod receipt;
 mod workshop;
 

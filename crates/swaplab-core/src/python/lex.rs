@@ -18,10 +18,10 @@ pub(crate) const SYNTAX: &str = "swaplab.python.syntax";
 pub(crate) const NO_MATCH: usize = usize::MAX;
 
 /// Deeper bracket nesting than this is reported, as CPython does.
-const MAX_BRACKETS: usize = 200;
+pub const MAX_BRACKETS: usize = 200;
 
 /// More indentation levels than this are reported, as CPython does.
-const MAX_INDENTS: usize = 100;
+pub const MAX_INDENTS: usize = 100;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

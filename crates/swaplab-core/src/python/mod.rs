@@ -58,6 +58,15 @@ pub use tools::{ToolFunction, ToolModule, scan_tool_module};
 use crate::diagnostic::Diagnostic;
 use serde::Serialize;
 
+/// The Python readers' caps in one place: the lexer's nesting (reported as CPython
+/// reports it) and the interpreter's bounds on what one tool call may do.
+pub mod limits {
+    pub use super::interp::{
+        MAX_CALL_DEPTH, MAX_NESTING, MAX_RECURSION, MAX_SIZE, MAX_STEPS, MAX_VALUE_DEPTH,
+    };
+    pub use super::lex::{MAX_BRACKETS, MAX_INDENTS};
+}
+
 /// A file's tokens and the problems found reading them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Tokens {

@@ -240,7 +240,9 @@ impl Token {
     }
 }
 
-const MAX_DEPTH: usize = 64;
+/// Deepest nesting of a condition (brackets, `not`, operators) that parses; deeper is a
+/// syntax error naming this limit.
+pub const MAX_DEPTH: usize = 64;
 
 fn tokenize(source: &str) -> Result<Vec<Token>, String> {
     let chars: Vec<char> = source.chars().collect();

@@ -3,11 +3,13 @@
 //! One module per core module, each with a `check` helper so that a new case is data.
 
 mod archive;
+mod caps;
 mod corpus_config;
 mod corpus_skills;
 mod diagnostic;
 mod diff;
 mod highlight;
+mod hostile;
 mod markdown;
 mod memo;
 mod permalink;

@@ -256,6 +256,65 @@ fn golden_v1_links_still_decode() {
             open: Some(file("after/skills/greet/skill.md")),
         })
     );
+
+    // The example form's other two changes: a file deleted and one added whole.
+    let added_deleted = golden("v1-tutorial-added-deleted.txt", || {
+        encode(&tutorial_link(added_and_deleted(), Some(ADDED)), Some(&pristine))
+    });
+    assert!(added_deleted.starts_with("v1e"));
+    assert_eq!(
+        decode(&added_deleted, &examples),
+        Ok(tutorial_link(added_and_deleted(), Some(ADDED))),
+        "v1-tutorial-added-deleted.txt deletes {DELETED} from the tutorial: if the tutorial \
+         loses that file, the link is refused (PatchDoesNotApply)"
+    );
+
+    // The full form as this encoder writes it (fixed Huffman codes), with an example id
+    // as its label and no open file.
+    let labelled = golden("v1-full-labelled.txt", || {
+        encode(
+            &Link { example: Some("tutorial".into()), workspace: labelled_workspace(), open: None },
+            None,
+        )
+    });
+    assert!(labelled.starts_with("v1f"));
+    assert_eq!(base64_decode(&labelled[3..])[2] >> 1 & 3, 1, "a fixed-Huffman block");
+    assert_eq!(
+        decode(&labelled, &no_examples),
+        Ok(Link { example: Some("tutorial".into()), workspace: labelled_workspace(), open: None })
+    );
+}
+
+const DELETED: &str = "before/skills/check_tickets/tools.py";
+const ADDED: &str = "crm/notes/added.yml";
+
+/// The tutorial with one tool module deleted and a CRM file added.
+fn added_and_deleted() -> Workspace {
+    let mut workspace = tutorial_workspace();
+    assert!(workspace.remove_file(&file(DELETED)).is_some());
+    workspace.set_file(&file(ADDED), "name: Zoë\nnote: added by a link\n");
+    workspace
+}
+
+fn labelled_workspace() -> Workspace {
+    let mut workspace = Workspace::default();
+    workspace.set_file(&file("after/agent.yml"), "language: en\n");
+    workspace.set_file(&file("crm/crm.yml"), "contacts: []\ntickets: []\n");
+    workspace
+}
+
+#[test]
+fn golden_links_cover_every_version_and_form() {
+    // Each file is `v<version>-…`; each form of each version this build reads has one.
+    let mut forms = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(golden_dir()).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let link = read_optional(&golden_dir().join(&name)).unwrap();
+        let link = link.trim_end();
+        assert!(name.starts_with(&link[..2]), "{name} holds a {} link", &link[..2]);
+        forms.insert(link[..3].to_owned());
+    }
+    assert_eq!(forms.into_iter().collect::<Vec<_>>(), ["v1e", "v1f"]);
 }
 
 // --- refusals ---------------------------------------------------------------------------

@@ -62,29 +62,29 @@ pub use value::PyValue;
 
 /// Evaluation steps one call may take: each statement and expression evaluated is one
 /// step, and bulk work costs one step per [`WORK_PER_STEP`] elements touched.
-pub(crate) const MAX_STEPS: u64 = 100_000;
+pub const MAX_STEPS: u64 = 100_000;
 
 /// Elements (or characters) of bulk work that cost one evaluation step.
 pub(crate) const WORK_PER_STEP: u64 = 64;
 
 /// Nested calls of the file's functions, the called tool included.
-pub(crate) const MAX_CALL_DEPTH: usize = 32;
+pub const MAX_CALL_DEPTH: usize = 32;
 
 /// Largest `str` (in characters), `list`, `tuple`, `dict` or `range` (in elements) a run
 /// may build; a larger one raises `MemoryError` instead of being allocated.
-pub(crate) const MAX_SIZE: usize = 1_000_000;
+pub const MAX_SIZE: usize = 1_000_000;
 
 /// Deepest nesting of an expression (brackets, operators, trailers) or of blocks that
 /// compiles.
-pub(crate) const MAX_NESTING: usize = 100;
+pub const MAX_NESTING: usize = 100;
 
 /// Deepest nesting of values (a list in a dict in a list…) that is printed, compared or
 /// handed across the boundary; deeper raises `RecursionError`.
-pub(crate) const MAX_VALUE_DEPTH: usize = 100;
+pub const MAX_VALUE_DEPTH: usize = 100;
 
 /// Nested evaluations (statements, expressions, calls) in all, so that the native stack
 /// stays bounded whatever combination of the other limits a body reaches.
-pub(crate) const MAX_RECURSION: usize = 400;
+pub const MAX_RECURSION: usize = 400;
 
 /// Code of a construct outside the subset.
 pub(crate) const UNSUPPORTED: &str = super::tools::UNSUPPORTED;
