@@ -30,6 +30,9 @@ test("a shared link opens the same files and verdicts in a fresh browser", async
   await other.goto(link);
   await expect(other.locator("header nav")).toBeVisible();
   await expect(other.getByRole("textbox", { name: /^Contents of / })).toHaveValue(edited);
+  // Shown, not yet stored: the status must not claim a saved draft.
+  await expect(other.locator(".save-status")).toHaveText("From the link; your first edit keeps it in this browser");
+  expect(await other.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("swaplab.draft")))).toEqual([]);
   await other.getByRole("tab", { name: /^Review/ }).click();
   await expect(other.locator('[data-check="constraints:log_interaction"]')).toContainText("moved from add_timeline_note to list_open_tickets");
   await expect(other.getByRole("tab", { name: /^Proof/ })).toContainText("✓");

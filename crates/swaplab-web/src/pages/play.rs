@@ -245,6 +245,8 @@ enum SaveStatus {
     Pristine,
     /// Edits wait for the typing to pause.
     Pending,
+    /// Shown, not stored: a link's workspace before the reader edits it.
+    FromLink,
     /// The draft is stored.
     Saved,
     /// The browser refused the draft.
@@ -309,7 +311,14 @@ fn Playground(props: &PlaygroundProps) -> Html {
         }
     });
     let save_status = use_state(|| {
-        if state.0.workspace == origin.pristine { SaveStatus::Pristine } else { SaveStatus::Saved }
+        let stored = load(&draft_key(&origin.id)).and_then(|text| decode_draft(&text).ok());
+        if state.0.workspace == origin.pristine {
+            SaveStatus::Pristine
+        } else if stored.is_some_and(|draft| draft.workspace == state.0.workspace) {
+            SaveStatus::Saved
+        } else {
+            SaveStatus::FromLink
+        }
     });
     // What the draft's key held when this tab last read or wrote it: a save that finds
     // anything else there has met another tab's work (see `store_draft`).
@@ -632,6 +641,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
     let status_text = match &*save_status {
         SaveStatus::Pristine => "The example as shipped".to_owned(),
         SaveStatus::Pending => "Unsaved changes…".to_owned(),
+        SaveStatus::FromLink => {
+            "From the link; your first edit keeps it in this browser".to_owned()
+        }
         SaveStatus::Saved => "Draft saved in this browser".to_owned(),
         SaveStatus::Failed(reason) => format!("Not saved: {reason}"),
         SaveStatus::Conflict => "Not saved: another tab changed this draft".to_owned(),
