@@ -248,21 +248,32 @@ fn end_position(text: &str, origin: Position) -> Position {
 
 /// PyYAML reports errors found at the end of the stream (an unclosed quote or bracket)
 /// at the stream's end; saphyr sometimes reports them at the construct's start or one
-/// line past the end.
+/// line past the end. And saphyr's column can run past the end of the line (an
+/// unprintable character after a U+FFFD in a directive): PyYAML's never does, so the
+/// column stops one past the line's last character.
 fn at_stream_end_if_past(text: &str, origin: Position, error: YamlError) -> YamlError {
     let end = end_position(text, origin);
     if error.at > end || error.message.contains("unexpected end of stream") {
-        YamlError { at: end, ..error }
-    } else {
-        error
+        return YamlError { at: end, ..error };
     }
+    let line = error.at.line.saturating_sub(origin.line) as usize;
+    let Some(width) = text.split('\n').nth(line).map(|l| l.chars().count()) else {
+        return error;
+    };
+    let width = u32::try_from(width).unwrap_or(u32::MAX);
+    let last =
+        if line == 0 { origin.column.saturating_add(width) } else { width.saturating_add(1) };
+    let at = Position::new(error.at.line, error.at.column.min(last));
+    YamlError { at, ..error }
 }
 
 fn parse_events(text: &str, origin: Position) -> Result<Option<Node>, YamlError> {
     let source = text;
     // Char ranges of quoted and block scalars, where PyYAML allows tabs.
     let mut protected: Vec<(usize, usize)> = Vec::new();
-    let mut builder = Builder { origin, stack: Vec::new(), anchors: HashMap::new(), nodes: 0 };
+    let (end, chars) = (end_position(text, origin), text.chars().count());
+    let mut builder =
+        Builder { origin, end, chars, stack: Vec::new(), anchors: HashMap::new(), nodes: 0 };
     let mut documents = 0usize;
     let mut root: Option<Node> = None;
     for event in Parser::new_from_str(text) {
@@ -417,13 +428,22 @@ struct Open {
 
 struct Builder {
     origin: Position,
+    /// Just after the text's last character, and how many characters come before it.
+    end: Position,
+    chars: usize,
     stack: Vec<Open>,
     anchors: HashMap<usize, Node>,
     nodes: usize,
 }
 
 impl Builder {
+    /// A saphyr marker as a file position. At the end of a text without a final line
+    /// break, saphyr puts the end of an open block collection on the line after the last;
+    /// a marker at the end is the text's end, where PyYAML puts it.
     fn position(&self, marker: Marker) -> Position {
+        if marker.index() >= self.chars {
+            return self.end;
+        }
         let line = u32::try_from(marker.line().max(1) - 1).unwrap_or(u32::MAX);
         let col = u32::try_from(marker.col()).unwrap_or(u32::MAX);
         if line == 0 {

@@ -8,6 +8,7 @@
 mod bench;
 mod budget;
 mod cmd;
+mod fuzz;
 mod offline;
 mod serve;
 mod site;
@@ -28,11 +29,17 @@ USAGE:
     cargo xtask dist [--public-url /path/]
         Build the static site into dist/, ready for any static host.
     cargo xtask test
-        Everything: format, lints, native tests, wasm tests in headless Chromium,
-        the release build, end-to-end browser tests and the budgets (sizes, speed).
+        Everything: format, lints, native tests, a short run of every fuzz target, wasm
+        tests in headless Chromium, the release build, end-to-end browser tests and the
+        budgets (sizes, speed).
     cargo xtask e2e [PLAYWRIGHT ARGS]
         Build the site and run the end-to-end tests alone; arguments go to Playwright
         (spec files, --grep, --project). The builds go under the cargo target directory.
+    cargo xtask fuzz [--seconds N] [TARGET...]
+        Build the fuzz targets in fuzz/ (nightly toolchain; cargo-fuzz is installed when
+        missing) and run each named target (all by default: skill, yaml_config, python,
+        permalink, mcp, pipeline) for N seconds (default 60), one at a time. Prints each
+        target's executions, exec/s, coverage and crashes, and adds them to fuzz/RESULTS.md.
     cargo xtask bench [--quick]
         Run every criterion bench, build and serve the site, measure it in Chromium
         and on disk, and write BENCHMARKS.md. --quick shortens criterion's runs.
@@ -88,6 +95,27 @@ fn run() -> Result<ExitCode> {
             test::run(&root)
         }
         "e2e" => test::run_e2e(&root, &rest),
+        "fuzz" => {
+            let mut seconds = 60;
+            let mut targets = Vec::new();
+            let mut args = rest.iter();
+            while let Some(arg) = args.next() {
+                let value = match arg.strip_prefix("--seconds") {
+                    Some("") => args.next().context("--seconds needs a number")?.as_str(),
+                    Some(rest) if rest.starts_with('=') => &rest[1..],
+                    _ if arg.starts_with('-') => bail!("unknown option `{arg}`\n\n{USAGE}"),
+                    _ => {
+                        targets.push(arg.clone());
+                        continue;
+                    }
+                };
+                seconds = match value.parse::<u64>() {
+                    Ok(n) if n > 0 => n,
+                    _ => bail!("--seconds {value} is not a positive number of seconds"),
+                };
+            }
+            fuzz::run_command(&root, seconds, &targets)
+        }
         "bench" => {
             let quick = match rest.as_slice() {
                 [] => false,

@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 
 use crate::budget;
 use crate::cmd::{exit_text, run_capturing, step};
+use crate::fuzz;
 use crate::serve;
 use crate::site;
 use crate::tools::{self, Need, Toolchain, WASM_TARGET};
@@ -46,6 +47,7 @@ pub fn run(root: &Path) -> Result<ExitCode> {
     record(timed("fmt", || fmt(root, &toolchain)));
     record(timed("clippy", || clippy(root, &toolchain)));
     record(timed("native tests", || native_tests(root, &toolchain)));
+    record(timed("fuzz smoke", || fuzz::smoke(root)));
     record(timed("wasm tests", || wasm_tests(root, &toolchain)));
 
     let dist = root.join("dist");
