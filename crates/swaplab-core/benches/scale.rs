@@ -37,9 +37,14 @@ use swaplab_core::sim::crm::CrmSeed;
 use swaplab_core::sim::trace::trace;
 use swaplab_core::sim::{Side, Simulation};
 
-/// What the playground computes after an edit.
+/// What the playground computes after an edit, everything from nothing (a memo that
+/// keeps nothing, as the command line reads a workspace).
 fn pipeline(workspace: &Workspace, seed: Option<&CrmSeed>) {
-    pipeline_with(workspace, seed, &mut Memo::new());
+    let mut sim = Simulation::new(workspace);
+    if let Some(seed) = seed {
+        sim.seed = seed.clone();
+    }
+    after_reading(workspace, &sim);
 }
 
 /// [`pipeline`] with a memo kept from the previous run, as the playground keeps one.
@@ -48,8 +53,14 @@ fn pipeline_with(workspace: &Workspace, seed: Option<&CrmSeed>, memo: &mut Memo)
     if let Some(seed) = seed {
         sim.seed = seed.clone();
     }
-    black_box(prove_with(workspace, &sim));
-    black_box(review_with(&sim, &Default::default()));
+    after_reading(workspace, &sim);
+}
+
+/// Everything after reading: the proof, the review, the semantic summary, a scripted
+/// conversation with its trace, and the project diff.
+fn after_reading(workspace: &Workspace, sim: &Simulation) {
+    black_box(prove_with(workspace, sim));
+    black_box(review_with(sim, &Default::default()));
     black_box(semantic_changes(&sim.report));
     let agent = sim.start(Side::After).expect("the after project starts");
     let options = RunOptions { policy: Policy::Confused, answers: Vec::new() };

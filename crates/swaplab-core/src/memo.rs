@@ -43,13 +43,17 @@ impl<T> Default for Table<T> {
 }
 
 impl<T> Table<T> {
-    /// The value made from `inputs`, made now by `make` if no earlier run made it.
+    /// The value made from `inputs`, made now by `make` if no earlier run made it. With
+    /// `run` 0 (a [`Memo::once`]) nothing is looked up or kept.
     fn get_or_make(
         &mut self,
         run: u64,
         inputs: &[(&str, &str)],
         make: impl FnOnce() -> T,
     ) -> Arc<T> {
+        if run == 0 {
+            return Arc::new(make());
+        }
         // DefaultHasher::new() has fixed keys: the same inputs hash alike on every run and
         // every machine (the hash only picks a bucket; the key decides).
         let mut hasher = DefaultHasher::new();
@@ -85,6 +89,8 @@ impl<T> Table<T> {
 /// Results kept from one run for the next. See the module documentation.
 #[derive(Default)]
 pub struct Memo {
+    /// Whether results are kept at all (see [`Memo::once`]); run 0 keeps nothing.
+    keeps: bool,
     run: u64,
     skill_dirs: Table<SkillEntry>,
     programs: Table<Program>,
@@ -108,12 +114,21 @@ impl std::fmt::Debug for Memo {
 impl Memo {
     /// An empty memo: the first run makes everything.
     pub fn new() -> Memo {
+        Memo { keeps: true, ..Memo::default() }
+    }
+
+    /// A memo for one run that will not be repeated: it keeps nothing, so a one-off
+    /// reading (the command line, a test) does not pay for copying every file's text
+    /// into keys.
+    pub(crate) fn once() -> Memo {
         Memo::default()
     }
 
     /// Starts a run: what it uses is kept by [`Memo::finish_run`], the rest dropped.
     pub fn start_run(&mut self) {
-        self.run += 1;
+        if self.keeps {
+            self.run += 1;
+        }
     }
 
     /// Ends a run: drops every result it did not use.

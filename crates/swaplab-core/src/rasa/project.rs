@@ -226,7 +226,7 @@ fn declared_names(skill: &Skill) -> BTreeSet<String> {
 
 /// Reads a project. Never fails: problems are diagnostics.
 pub fn read_project(project: &Project) -> ProjectReport {
-    read_project_with(project, &mut Memo::new())
+    read_project_with(project, &mut Memo::once())
 }
 
 /// [`read_project`], reusing the skill directories `memo` read before from the same files.

@@ -59,7 +59,7 @@ impl WorkspaceReport {
 
 /// Reads a workspace. The server is the first `.py` file of the server area.
 pub fn read_workspace(workspace: &Workspace) -> WorkspaceReport {
-    read_workspace_with(workspace, &mut Memo::new())
+    read_workspace_with(workspace, &mut Memo::once())
 }
 
 /// [`read_workspace`], reusing what `memo` read before from the same files.

@@ -122,7 +122,7 @@ fn blocks_load(d: &Diagnostic) -> bool {
 
 /// The interpreter's reading of every tool module of a project, by path.
 pub fn compile_tools(report: &ProjectReport, project: &Project) -> BTreeMap<String, Arc<Program>> {
-    compile_tools_with(report, project, &mut Memo::new())
+    compile_tools_with(report, project, &mut Memo::once())
 }
 
 /// [`compile_tools`], reusing the modules `memo` compiled before from the same text.

@@ -84,7 +84,7 @@ pub struct AttackPair {
 impl Simulation {
     /// Reads the workspace.
     pub fn new(workspace: &Workspace) -> Simulation {
-        Simulation::with_memo(workspace, &mut Memo::new())
+        Simulation::with_memo(workspace, &mut Memo::once())
     }
 
     /// Reads the workspace, reusing whatever `memo` made before from the same files —
