@@ -691,7 +691,8 @@ fn today() -> String {
 }
 
 /// Days since 1970-01-01 as a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn civil_date(days: u64) -> String {
+/// `fuzz.rs` dates its results with it too.
+pub(crate) fn civil_date(days: u64) -> String {
     let z = days as i64 + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

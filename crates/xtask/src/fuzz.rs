@@ -433,19 +433,8 @@ fn append_results(path: &Path, seconds: u64, outcomes: &[Outcome]) -> Result<()>
 /// The time now (UTC) as `YYYY-MM-DD HH:MM UTC`.
 fn utc_now() -> String {
     let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    // Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
     let (hour, minute) = (secs % 86_400 / 3600, secs % 3600 / 60);
-    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
+    format!("{} {hour:02}:{minute:02} UTC", crate::bench::civil_date(secs / 86_400))
 }
 
 #[cfg(test)]
