@@ -19,7 +19,7 @@
 use serde::Serialize;
 
 use crate::diagnostic::Span;
-use crate::python::{ArgOrigin, McpTool, MemoryOp, ToolFunction};
+use crate::python::{ArgOrigin, McpTool, MemoryOp};
 use crate::rasa::arguments::validate_arguments;
 use crate::rasa::imports::{ImportRef, parse_import};
 use crate::rasa::project::ProjectReport;
@@ -270,11 +270,6 @@ fn remote_arguments(
         .collect()
 }
 
-/// The local tool called `name` in a project (skill-local or shared), with its file.
-fn local_tool<'r>(project: &'r ProjectReport, name: &str) -> Option<(&'r str, &'r ToolFunction)> {
-    project.local_tool(name)
-}
-
 /// Whether a tool's CRM calls read or write a customer's record.
 fn access(calls: &[crate::python::CrmCall]) -> &'static str {
     let writes = calls.iter().any(|c| c.function == "create_note");
@@ -298,7 +293,7 @@ fn id_sources(
         let record_access = access(&tool.crm_calls);
         for param in tool.params.iter().filter(|p| !p.injected && is_id_like(&p.name)) {
             let mut evidence_list = Vec::new();
-            let before_source = match local_tool(before, &tool.name) {
+            let before_source = match before.local_tool(&tool.name) {
                 Some((file, local)) => {
                     let from_memory =
                         local.crm_calls.iter().flat_map(|c| c.args.iter()).find_map(|a| {
@@ -456,7 +451,8 @@ fn stale_prose(before: &ProjectReport, after: &ProjectReport) -> Vec<ReviewCheck
             .imports_of(&skill.id)
             .iter()
             .filter(|i| {
-                local_tool(before, &i.tool)
+                before
+                    .local_tool(&i.tool)
                     .is_some_and(|(_, t)| t.memory.iter().any(|m| m.op == MemoryOp::Get))
             })
             .map(|i| i.tool.clone())

@@ -678,7 +678,7 @@ impl<'r> Sides<'r> {
             }
         }
         // MCP wins over a local tool of the same name at dispatch (§5.4).
-        for import in project.mcp_imports.iter().filter(|i| i.skill == skill.id) {
+        for import in project.imports_of(&skill.id) {
             let tool = server_tool(self.report.server.as_deref(), &import.tool);
             map.insert(import.tool.as_str(), Binding::Mcp { server: &import.server, tool });
         }

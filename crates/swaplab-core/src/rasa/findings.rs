@@ -124,8 +124,7 @@ fn import_findings(report: &ProjectReport, skill: &Skill, push: &mut Push<'_>) {
 fn visible_tools(report: &ProjectReport, skill: &Skill) -> BTreeSet<String> {
     let mut visible: BTreeSet<String> =
         report.local_tool_names(&skill.id).into_iter().map(str::to_owned).collect();
-    visible
-        .extend(report.mcp_imports.iter().filter(|i| i.skill == skill.id).map(|i| i.tool.clone()));
+    visible.extend(report.imports_of(&skill.id).iter().map(|i| i.tool.clone()));
     visible.extend(report.declared_shared_tools(skill));
     visible
 }

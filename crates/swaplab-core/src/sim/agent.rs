@@ -19,7 +19,7 @@ use crate::python::{Program, ToolFunction, compile_module};
 use crate::rasa::imports::{ImportRef, parse_import};
 use crate::rasa::integrations::ParsedUrl;
 use crate::rasa::memory::SkillMemory;
-use crate::rasa::project::{McpImport, ProjectReport};
+use crate::rasa::project::ProjectReport;
 use crate::rasa::skill::{GatedTool, OrderedBlock, Skill};
 use crate::workspace::Project;
 
@@ -278,17 +278,13 @@ impl<'r> Agent<'r> {
     fn bind_all(&mut self) {
         let report = self.report;
         // Every shared tool by name, the last definition winning as it does when the
-        // loader binds them file by file; and the MCP imports by skill. Both built once:
-        // scanning them again for every skill was quadratic in skills.
+        // loader binds them file by file, built once: scanning the shared modules again
+        // for every skill was quadratic in skills.
         let mut shared: BTreeMap<&str, (&str, &ToolFunction)> = BTreeMap::new();
         for file in &report.shared_tools {
             for function in &file.module.tools {
                 shared.insert(function.name.as_str(), (file.path.as_str(), function));
             }
-        }
-        let mut imports: BTreeMap<&str, Vec<&McpImport>> = BTreeMap::new();
-        for import in &report.mcp_imports {
-            imports.entry(import.skill.as_str()).or_default().push(import);
         }
         for skill in report.loaded_skills() {
             let mut tools: BTreeMap<String, Bound> = BTreeMap::new();
@@ -307,7 +303,7 @@ impl<'r> Agent<'r> {
                     }
                 }
             }
-            for import in imports.get(skill.id.as_str()).into_iter().flatten() {
+            for import in report.imports_of(&skill.id) {
                 let Some(server) = self.servers.get(&import.server) else { continue };
                 let Some(schema) = server.offered_schema(&import.tool) else { continue };
                 tools.insert(
