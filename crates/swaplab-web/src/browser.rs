@@ -64,6 +64,26 @@ pub fn save_over(
     }
 }
 
+/// Calls `changed` whenever another tab (or window) of the site leaves `key` holding
+/// something other than `baseline` — what this tab last read or wrote there. Browsers
+/// fire `storage` only in the other tabs, so this tab's own saves never trigger it. The
+/// listener lives as long as the returned value.
+pub fn on_changed_elsewhere(
+    key: String,
+    baseline: std::rc::Rc<std::cell::RefCell<Option<String>>>,
+    changed: impl Fn() + 'static,
+) -> Option<gloo::events::EventListener> {
+    let window = web_sys::window()?;
+    Some(gloo::events::EventListener::new(&window, "storage", move |event| {
+        let Some(event) = event.dyn_ref::<web_sys::StorageEvent>() else { return };
+        // No key: the other tab cleared the whole storage.
+        let ours = event.key().is_none_or(|k| k == key);
+        if ours && load(&key) != *baseline.borrow() {
+            changed();
+        }
+    }))
+}
+
 /// A `data:` URL holding `json`, for a download link (`<a download href=…>`) that needs
 /// no more of the app's code to work — the crash banner relies on that.
 pub fn json_data_url(json: &str) -> String {

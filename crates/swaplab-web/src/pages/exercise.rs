@@ -23,7 +23,9 @@ use yew_router::prelude::*;
 
 use super::play::file_statuses;
 use super::use_title;
-use crate::browser::{SaveRefused, json_data_url, load, remove, save, save_over};
+use crate::browser::{
+    SaveRefused, json_data_url, load, on_changed_elsewhere, remove, save, save_over,
+};
 use crate::components::{DiffView, Editor, EditorDiagnostic, FileTree, Markdown, inline_code};
 use crate::panes::{Analysis, Shared};
 use crate::route::Route;
@@ -357,19 +359,8 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
     {
         let (baseline, saved) = (baseline.clone(), saved.clone());
         use_effect_with((), move |_| {
-            let key = exercise_draft_key(id);
-            let listener = web_sys::window().map(|window| {
-                EventListener::new(&window, "storage", move |event| {
-                    let Some(event) = wasm_bindgen::JsCast::dyn_ref::<web_sys::StorageEvent>(event)
-                    else {
-                        return;
-                    };
-                    if event.key().is_none_or(|changed| changed == key)
-                        && load(&key) != *baseline.borrow()
-                    {
-                        saved.set(WorkSaved::ChangedElsewhere);
-                    }
-                })
+            let listener = on_changed_elsewhere(exercise_draft_key(id), baseline, move || {
+                saved.set(WorkSaved::ChangedElsewhere);
             });
             move || drop(listener)
         });

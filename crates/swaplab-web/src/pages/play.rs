@@ -21,8 +21,9 @@ use yew_router::prelude::*;
 
 use super::use_title;
 use crate::browser::{
-    DAMAGED_SUFFIX, SaveRefused, draft_key, fragment, json_data_url, load, now_ms, record_timing,
-    remove, replace_fragment, save, save_over, set_aside_key, url_with_fragment,
+    DAMAGED_SUFFIX, SaveRefused, draft_key, fragment, json_data_url, load, now_ms,
+    on_changed_elsewhere, record_timing, remove, replace_fragment, save, save_over, set_aside_key,
+    url_with_fragment,
 };
 use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, Notice, NoticeKind};
 use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, Shared, Tab};
@@ -484,19 +485,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
     {
         let (origin, baseline, conflict) = (origin.clone(), baseline.clone(), conflict.clone());
         use_effect_with((), move |_| {
-            let key = draft_key(&origin.id);
-            let listener = web_sys::window().map(|window| {
-                EventListener::new(&window, "storage", move |event| {
-                    let Some(event) = wasm_bindgen::JsCast::dyn_ref::<web_sys::StorageEvent>(event)
-                    else {
-                        return;
-                    };
-                    // No key: the other tab cleared the whole storage.
-                    let ours = event.key().is_none_or(|changed| changed == key);
-                    if ours && load(&key) != *baseline.borrow() {
-                        conflict.set(true);
-                    }
-                })
+            let listener = on_changed_elsewhere(draft_key(&origin.id), baseline, move || {
+                conflict.set(true);
             });
             move || drop(listener)
         });
