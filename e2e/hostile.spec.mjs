@@ -486,7 +486,13 @@ test("the page's Content-Security-Policy is live: injected script, handlers, eva
     const object = document.createElement("object");
     object.data = "data:text/html,<script>parent.__object=true</script>";
     document.body.append(object);
-    await new Promise((r) => setTimeout(r, 300));
+    // Each refusal is reported asynchronously, and on a loaded machine the object's load
+    // can be late: wait for every expected report (bounded), not for a fixed time.
+    const expected = ["script-src-elem", "script-src-attr", "connect-src", "object-src"];
+    const reported = () => expected.every((d) => window.__violations.some((v) => v.startsWith(`${d} `)));
+    for (let waited = 0; !reported() && waited < 10000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     script.remove();
     button.remove();
     a.remove();

@@ -151,8 +151,12 @@ test("a fix-it exercise is solved by typing the fix, and stays solved after a re
   await expect(page.locator(".exercise-done")).toContainText("Done");
   await shot(page, testInfo, "exercise-done");
 
-  // The work and the progress survive a reload.
-  await page.waitForTimeout(600);
+  // The work and the progress survive a reload, once both are stored (the save waits for
+  // a pause in typing, so wait for the store, not for a fixed time).
+  const id = await page.locator("[data-exercise]").getAttribute("data-exercise");
+  const stored = (key) => page.evaluate((k) => localStorage.getItem(k) ?? "", key);
+  await expect.poll(() => stored(`swaplab.exercise.v1.${id}`)).toContain("-> CrmResult:");
+  await expect.poll(() => stored("swaplab.progress.v1")).toContain(id);
   await page.reload();
   await expect(page.locator(".goal-checks li.fail")).toHaveCount(0);
   await expect(page.locator("textarea.code")).toHaveValue(/find_contact_by_email\(email: str\) -> CrmResult:/);
