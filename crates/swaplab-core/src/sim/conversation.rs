@@ -35,6 +35,8 @@
 //! `choose` or `from` argument the schema lacks is left out (and reported), so one script
 //! runs on both projects. Literal arguments are always sent as written.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::agent::Agent;
@@ -522,7 +524,7 @@ pub struct Transcript {
     /// Notes created, with the contact each landed on.
     pub notes: Vec<Note>,
     /// Every MCP exchange, in order.
-    pub exchanges: Vec<Exchange>,
+    pub exchanges: Vec<Arc<Exchange>>,
     /// A confirmation still waiting at the end.
     pub waiting: Option<Pending>,
 }

@@ -11,7 +11,7 @@
 //! (ours, never shown to the model: Rasa sanitises every failure, §5.5).
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::Serialize;
 
@@ -36,6 +36,8 @@ pub mod codes {
     pub const METHOD_NOT_FOUND: i64 = -32601;
     /// Bad `params`.
     pub const INVALID_PARAMS: i64 = -32602;
+    /// The server failed.
+    pub const INTERNAL_ERROR: i64 = -32603;
 }
 
 /// The server in memory.
@@ -54,6 +56,9 @@ pub struct McpServer {
     /// The `tools/list` result, made once: every conversation and every attack probe
     /// starts with that request, and building it means every tool's schema as JSON.
     listed: OnceLock<Value>,
+    /// The opening handshake's exchanges by the first request id, made once each: every
+    /// run opens with the same three messages, and the `tools/list` answer is large.
+    handshakes: Mutex<BTreeMap<i64, Arc<[Arc<Exchange>]>>>,
 }
 
 /// What one `tools/call` did.
@@ -79,6 +84,20 @@ pub struct Exchange {
     pub response: Option<Value>,
     /// For `tools/call`, what the tool did.
     pub call: Option<ToolCall>,
+}
+
+/// A JSON-RPC request as the client sends it; no id makes a notification, and `Null`
+/// params are left out.
+pub fn rpc_request(id: Option<i64>, method: &str, params: Value) -> Value {
+    let mut entries = vec![("jsonrpc".to_owned(), string("2.0"))];
+    if let Some(id) = id {
+        entries.push(("id".to_owned(), Value::Int(id)));
+    }
+    entries.push(("method".to_owned(), string(method)));
+    if params != Value::Null {
+        entries.push(("params".to_owned(), params));
+    }
+    Value::Object(entries)
 }
 
 fn schema_json(schema: &Schema) -> Value {
@@ -121,6 +140,7 @@ impl McpServer {
             index,
             offered,
             listed: OnceLock::new(),
+            handshakes: Mutex::new(BTreeMap::new()),
         }
     }
 
@@ -193,6 +213,40 @@ impl McpServer {
 
     /// Answers one JSON-RPC message.
     pub fn handle(&self, request: &Value, crm: &mut Crm) -> Exchange {
+        self.answer(request, Some(crm))
+    }
+
+    /// A client's opening: `initialize` with id `first_id`, `notifications/initialized`,
+    /// then `tools/list` with id `first_id + 1`. The same requests get the same answers
+    /// and touch no record, so they are made once per first id and shared.
+    pub fn handshake(&self, first_id: i64) -> Arc<[Arc<Exchange>]> {
+        let make = || -> Arc<[Arc<Exchange>]> {
+            let requests = [
+                rpc_request(
+                    Some(first_id),
+                    "initialize",
+                    object([
+                        ("protocolVersion", string(PROTOCOL_VERSIONS[3])),
+                        ("capabilities", Value::Object(Vec::new())),
+                        (
+                            "clientInfo",
+                            object([("name", string("mcp")), ("version", string("0.1.0"))]),
+                        ),
+                    ]),
+                ),
+                rpc_request(None, "notifications/initialized", Value::Null),
+                rpc_request(Some(first_id + 1), "tools/list", Value::Object(Vec::new())),
+            ];
+            requests.iter().map(|r| Arc::new(self.answer(r, None))).collect()
+        };
+        // A poisoned lock only means another run panicked mid-insert: make it afresh.
+        let Ok(mut made) = self.handshakes.lock() else { return make() };
+        made.entry(first_id).or_insert_with(make).clone()
+    }
+
+    /// [`McpServer::handle`], with no CRM for requests that need none (a `tools/call`
+    /// without one is refused as an internal error).
+    fn answer(&self, request: &Value, crm: Option<&mut Crm>) -> Exchange {
         let mut exchange = Exchange { request: request.clone(), response: None, call: None };
         let Value::Object(_) = request else {
             exchange.response =
@@ -242,6 +296,11 @@ impl McpServer {
                 };
                 let arguments =
                     json::get(&params, "arguments").cloned().unwrap_or(Value::Object(Vec::new()));
+                let Some(crm) = crm else {
+                    exchange.response =
+                        Some(error_response(id, codes::INTERNAL_ERROR, "Internal error"));
+                    return exchange;
+                };
                 let call = self.call_tool(&name, &arguments, crm);
                 let result = call.result.clone();
                 exchange.call = Some(call);
@@ -425,31 +484,50 @@ fn text_block(text: String) -> Value {
 /// JSON as `pydantic_core.to_json(indent=2)` writes it: two-space indent, `": "`, UTF-8
 /// kept (not escaped), empty containers as `[]`/`{}`.
 pub fn indented_json(value: &Value, depth: usize) -> String {
-    let pad = |d: usize| "  ".repeat(d);
+    let mut out = String::new();
+    write_indented(&mut out, value, depth);
+    out
+}
+
+/// [`indented_json`] into one buffer: each result a tool returns is printed this way,
+/// so it builds no string per value.
+fn write_indented(out: &mut String, value: &Value, depth: usize) {
+    let pad = |out: &mut String, d: usize| {
+        for _ in 0..d {
+            out.push_str("  ");
+        }
+    };
     match value {
         Value::Array(items) if !items.is_empty() => {
-            let inner: Vec<String> = items
-                .iter()
-                .map(|v| format!("{}{}", pad(depth + 1), indented_json(v, depth + 1)))
-                .collect();
-            format!("[\n{}\n{}]", inner.join(",\n"), pad(depth))
+            out.push_str("[\n");
+            for (at, item) in items.iter().enumerate() {
+                if at > 0 {
+                    out.push_str(",\n");
+                }
+                pad(out, depth + 1);
+                write_indented(out, item, depth + 1);
+            }
+            out.push('\n');
+            pad(out, depth);
+            out.push(']');
         }
         Value::Object(entries) if !entries.is_empty() => {
-            let inner: Vec<String> = entries
-                .iter()
-                .map(|(k, v)| {
-                    format!(
-                        "{}{}: {}",
-                        pad(depth + 1),
-                        serde_json::to_string(k).unwrap_or_default(),
-                        indented_json(v, depth + 1)
-                    )
-                })
-                .collect();
-            format!("{{\n{}\n{}}}", inner.join(",\n"), pad(depth))
+            out.push_str("{\n");
+            for (at, (key, item)) in entries.iter().enumerate() {
+                if at > 0 {
+                    out.push_str(",\n");
+                }
+                pad(out, depth + 1);
+                out.push_str(&serde_json::to_string(key).unwrap_or_default());
+                out.push_str(": ");
+                write_indented(out, item, depth + 1);
+            }
+            out.push('\n');
+            pad(out, depth);
+            out.push('}');
         }
-        Value::Float(f) if f.is_finite() => crate::python::float_repr(*f),
-        Value::Float(_) => "null".to_owned(),
-        other => serde_json::to_string(other).unwrap_or_default(),
+        Value::Float(f) if f.is_finite() => out.push_str(&crate::python::float_repr(*f)),
+        Value::Float(_) => out.push_str("null"),
+        other => out.push_str(&serde_json::to_string(other).unwrap_or_default()),
     }
 }

@@ -12,6 +12,7 @@
 //! nothing else (§7.5).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -105,7 +106,7 @@ pub struct CallRecord {
     /// Whether Rasa counts the result as an error (§5.5 `error_from_tool_payload`).
     pub is_error: bool,
     /// The `tools/call` exchange, for an MCP call.
-    pub exchange: Option<Exchange>,
+    pub exchange: Option<Arc<Exchange>>,
     /// CRM client calls the tool body made.
     pub client_calls: Vec<ClientCall>,
     /// Memory the tool body read or wrote.
@@ -155,7 +156,7 @@ pub struct Run<'a, 'r> {
     /// The active skill and where in it the model works.
     pub active: Option<(String, Target)>,
     /// Every MCP exchange, in order (handshake, pings, calls).
-    pub exchanges: Vec<Exchange>,
+    pub exchanges: Vec<Arc<Exchange>>,
     resolved_this_turn: Vec<String>,
     queued_this_turn: bool,
     next_rpc_id: i64,
@@ -210,27 +211,9 @@ impl<'a, 'r> Run<'a, 'r> {
                 }
             }
         }
-        let servers: Vec<_> = agent.servers.values().copied().collect();
-        for server in servers {
-            let init = run.request(
-                "initialize",
-                object([
-                    ("protocolVersion", string(super::mcp::PROTOCOL_VERSIONS[3])),
-                    ("capabilities", Value::Object(Vec::new())),
-                    ("clientInfo", object([("name", string("mcp")), ("version", string("0.1.0"))])),
-                ]),
-            );
-            let exchange = server.handle(&init, &mut run.crm);
-            run.exchanges.push(exchange);
-            let note = object([
-                ("jsonrpc", string("2.0")),
-                ("method", string("notifications/initialized")),
-            ]);
-            let exchange = server.handle(&note, &mut run.crm);
-            run.exchanges.push(exchange);
-            let list = run.request("tools/list", Value::Object(Vec::new()));
-            let exchange = server.handle(&list, &mut run.crm);
-            run.exchanges.push(exchange);
+        for server in agent.servers.values() {
+            run.exchanges.extend(server.handshake(run.next_rpc_id).iter().cloned());
+            run.next_rpc_id += 2; // `initialize` and `tools/list`; the notification has none
         }
         run
     }
@@ -238,12 +221,7 @@ impl<'a, 'r> Run<'a, 'r> {
     fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_rpc_id;
         self.next_rpc_id += 1;
-        object([
-            ("jsonrpc", string("2.0")),
-            ("id", Value::Int(id)),
-            ("method", string(method)),
-            ("params", params),
-        ])
+        super::mcp::rpc_request(Some(id), method, params)
     }
 
     /// A new user turn: per-turn confirmation bookkeeping starts over.
@@ -334,8 +312,8 @@ impl<'a, 'r> Run<'a, 'r> {
                  session start, never by the LLM (reference §7.4)."
             ));
         }
-        let declared = self.agent.skill_memories.iter().any(|m| {
-            key.split_once('.').is_some_and(|(s, e)| m.skill_id == *s && m.field(e).is_some())
+        let declared = key.split_once('.').is_some_and(|(s, e)| {
+            self.agent.skill_memories.iter().any(|m| m.skill_id == s && m.field(e).is_some())
         });
         if !declared {
             return Err(format!("'{key}' is not declared in any skill's memory.yml."));
@@ -571,19 +549,19 @@ impl<'a, 'r> Run<'a, 'r> {
         record.status = Status::Ran;
         let payload: Option<Value> = match bound {
             Bound::Mcp(remote) => {
-                record.route = Some(Route::Mcp { server: remote.server.clone() });
-                let Some(server) = self.agent.servers.get(&remote.server).copied() else {
+                record.route = Some(Route::Mcp { server: remote.server.to_owned() });
+                let Some(server) = self.agent.servers.get(remote.server).copied() else {
                     let message = format!("Tool '{}' encountered an error.", record.tool);
                     return Run::refuse(record, &message);
                 };
                 let ping = self.request("ping", Value::Object(Vec::new()));
                 let exchange = server.handle(&ping, &mut self.crm);
-                self.exchanges.push(exchange);
+                self.exchanges.push(Arc::new(exchange));
                 let call = self.request(
                     "tools/call",
-                    object([("name", string(&remote.tool)), ("arguments", record.args.clone())]),
+                    object([("name", string(remote.tool)), ("arguments", record.args.clone())]),
                 );
-                let exchange = server.handle(&call, &mut self.crm);
+                let exchange = Arc::new(server.handle(&call, &mut self.crm));
                 self.exchanges.push(exchange.clone());
                 let result =
                     exchange.response.as_ref().and_then(|r| json::get(r, "result")).cloned();
@@ -609,8 +587,8 @@ impl<'a, 'r> Run<'a, 'r> {
             }
             Bound::Local(local) => {
                 record.route =
-                    Some(Route::Local { file: local.file.clone(), shared: local.shared });
-                let Some(program) = self.agent.programs.get(&local.file) else {
+                    Some(Route::Local { file: local.file.to_owned(), shared: local.shared });
+                let Some(program) = self.agent.programs.get(local.file) else {
                     let message =
                         format!("Unknown tool '{}' \u{2014} no handler registered.", record.tool);
                     return Run::refuse(record, &message);

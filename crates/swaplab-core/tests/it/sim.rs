@@ -759,3 +759,16 @@ fn the_attack_picks_its_customers_in_one_pass_over_a_large_seed() {
     assert_eq!(victim.map(|c| c.id.as_str()), Some("249997"), "never the caller");
     assert_eq!(caller.map(|c| c.id.as_str()), Some("249996"));
 }
+
+#[test]
+fn a_tool_result_is_printed_as_pydantic_indents_it() {
+    use swaplab_core::sim::mcp::indented_json;
+    let value =
+        json::parse(r#"{"a": [1, {"b": []}], "c": {}, "d": "é\n\"x\"", "e": 2.5, "f": null}"#)
+            .expect("valid JSON");
+    let expected = "{\n  \"a\": [\n    1,\n    {\n      \"b\": []\n    }\n  ],\n  \"c\": {},\n  \
+                    \"d\": \"é\\n\\\"x\\\"\",\n  \"e\": 2.5,\n  \"f\": null\n}";
+    assert_eq!(indented_json(&value, 0), expected);
+    assert_eq!(indented_json(&json::parse("[]").unwrap(), 0), "[]");
+    assert_eq!(indented_json(&json::parse("\"plain\"").unwrap(), 3), "\"plain\"");
+}
