@@ -222,7 +222,7 @@ pub fn review_with(sim: &Simulation, options: &AttackOptions) -> Review {
     checks.push(startup(after, &after_agent));
     checks.extend(project_memory(before, after));
     checks.extend(ungated_in_blocks(after_agent.as_ref().ok()));
-    let attack = sim.attack(options);
+    let attack = sim.attack_started(after_agent.as_ref().map_err(|e| &**e), options);
     checks.extend(leaks(&attack, &server_file));
     Review { checks, attack }
 }
@@ -891,15 +891,15 @@ fn project_memory(before: &ProjectReport, after: &ProjectReport) -> Vec<ReviewCh
             Some(span),
             format!("context.memory.set(\"project.{field}\", …) — written before the swap"),
         )];
+        let reference = format!("@memory.project.{field}");
         for skill in after.loaded_skills() {
-            let md = skill_md(&skill.id);
             for segment in skill.segments() {
                 if segment.condition.as_deref().is_some_and(|c| c.contains(&key))
-                    || segment.text.contains(&format!("@memory.project.{field}"))
+                    || segment.text.contains(&reference)
                 {
                     dependents.push(evidence(
                         Area::After,
-                        &md,
+                        &skill_md(&skill.id),
                         Some(segment.span),
                         "a prose paragraph that depends on it".to_owned(),
                     ));
@@ -912,7 +912,7 @@ fn project_memory(before: &ProjectReport, after: &ProjectReport) -> Vec<ReviewCh
             {
                 dependents.push(evidence(
                     Area::After,
-                    &md,
+                    &skill_md(&skill.id),
                     Some(gate.span),
                     format!("{} requires {key}: never true", gate.name),
                 ));
@@ -925,7 +925,7 @@ fn project_memory(before: &ProjectReport, after: &ProjectReport) -> Vec<ReviewCh
                     {
                         dependents.push(evidence(
                             Area::After,
-                            &md,
+                            &skill_md(&skill.id),
                             Some(step.span),
                             format!("step {} passes {key}: None", step.id),
                         ));

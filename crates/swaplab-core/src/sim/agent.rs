@@ -39,50 +39,51 @@ pub struct StartupFailure {
     pub diagnostic: Diagnostic,
 }
 
-/// A local tool bound to a skill.
+/// A local tool bound to a skill. It borrows from the project as read; the schema is
+/// made once per function and start, and shared by every skill that binds it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LocalTool {
+pub struct LocalTool<'r> {
     /// The module's path.
-    pub file: String,
+    pub file: &'r str,
     /// Whether it comes from `tools/` (shared) rather than the skill's folder.
     pub shared: bool,
     /// What the scanner read.
-    pub function: ToolFunction,
+    pub function: &'r ToolFunction,
     /// The schema offered to the model.
-    pub schema: Value,
+    pub schema: Arc<Value>,
 }
 
-/// An MCP tool bound to a skill.
+/// An MCP tool bound to a skill, borrowing from the project and the server.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RemoteTool {
+pub struct RemoteTool<'r> {
     /// The configured server id.
-    pub server: String,
+    pub server: &'r str,
     /// The tool's name on the server (and its bare name).
-    pub tool: String,
+    pub tool: &'r str,
     /// The `import_tools` entry.
-    pub reference: String,
+    pub reference: &'r str,
     /// Where the import is written.
     pub span: Span,
     /// The schema offered to the model (§5.2).
-    pub schema: Value,
+    pub schema: &'r Value,
 }
 
 /// A tool as a skill binds it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "route", rename_all = "snake_case")]
-pub enum Bound {
+pub enum Bound<'r> {
     /// A Python function in the project.
-    Local(Box<LocalTool>),
+    Local(LocalTool<'r>),
     /// A tool on an MCP server.
-    Mcp(RemoteTool),
+    Mcp(RemoteTool<'r>),
 }
 
-impl Bound {
+impl Bound<'_> {
     /// The schema offered to the model.
     pub fn schema(&self) -> &Value {
         match self {
             Bound::Local(tool) => &tool.schema,
-            Bound::Mcp(tool) => &tool.schema,
+            Bound::Mcp(tool) => tool.schema,
         }
     }
 }
@@ -105,7 +106,7 @@ pub struct Agent<'r> {
     /// Connected servers by configured id.
     pub servers: BTreeMap<String, &'r McpServer>,
     /// Per skill, tool name → binding (MCP wins over local at dispatch, §5.4).
-    pub bindings: BTreeMap<String, BTreeMap<String, Bound>>,
+    pub bindings: BTreeMap<String, BTreeMap<String, Bound<'r>>>,
     /// Compiled tool modules by path.
     pub programs: BTreeMap<String, Arc<Program>>,
     /// Every skill's memory contract, for visibility.
@@ -286,11 +287,20 @@ impl<'r> Agent<'r> {
                 shared.insert(function.name.as_str(), (file.path.as_str(), function));
             }
         }
+        // Each function's offered schema, made once however many skills bind it.
+        let mut schemas: BTreeMap<*const ToolFunction, Arc<Value>> = BTreeMap::new();
+        let mut local = |path: &'r str, shared: bool, function: &'r ToolFunction| {
+            let schema = schemas
+                .entry(std::ptr::from_ref(function))
+                .or_insert_with(|| Arc::new(schema_value(&function.schema)))
+                .clone();
+            Bound::Local(LocalTool { file: path, shared, function, schema })
+        };
         for skill in report.loaded_skills() {
-            let mut tools: BTreeMap<String, Bound> = BTreeMap::new();
+            let mut tools: BTreeMap<String, Bound<'r>> = BTreeMap::new();
             // Loader precedence: declared shared, then skill-local (later wins).
-            for name in report.declared_shared_tools(skill) {
-                let Some((path, function)) = shared.get(name.as_str()) else { continue };
+            for name in report.declared_shared_tools(skill).iter() {
+                let Some(&(path, function)) = shared.get(name.as_str()) else { continue };
                 if function.name.starts_with("set_") {
                     continue; // dropped with a warning (§3.2)
                 }
@@ -304,16 +314,16 @@ impl<'r> Agent<'r> {
                 }
             }
             for import in report.imports_of(&skill.id) {
-                let Some(server) = self.servers.get(&import.server) else { continue };
+                let Some(&server) = self.servers.get(&import.server) else { continue };
                 let Some(schema) = server.offered_schema(&import.tool) else { continue };
                 tools.insert(
                     import.tool.clone(),
                     Bound::Mcp(RemoteTool {
-                        server: import.server.clone(),
-                        tool: import.tool.clone(),
-                        reference: import.reference.clone(),
+                        server: &import.server,
+                        tool: &import.tool,
+                        reference: &import.reference,
                         span: import.span,
-                        schema: schema.clone(),
+                        schema,
                     }),
                 );
             }
@@ -327,7 +337,7 @@ impl<'r> Agent<'r> {
     }
 
     /// The tool `name` as `skill` binds it.
-    pub fn bound(&self, skill: &str, name: &str) -> Option<&Bound> {
+    pub fn bound(&self, skill: &str, name: &str) -> Option<&Bound<'r>> {
         self.bindings.get(skill)?.get(name)
     }
 
@@ -413,13 +423,4 @@ impl<'r> Agent<'r> {
             None => false,
         }
     }
-}
-
-fn local(path: &str, shared: bool, function: &ToolFunction) -> Bound {
-    Bound::Local(Box::new(LocalTool {
-        file: path.to_owned(),
-        shared,
-        function: function.clone(),
-        schema: schema_value(&function.schema),
-    }))
 }

@@ -162,13 +162,13 @@ pub fn pick<'s>(
     (caller, victim)
 }
 
-fn crm_calls(bound: &Bound, agent: &Agent<'_>) -> Vec<CrmCall> {
+fn crm_calls(bound: &Bound<'_>, agent: &Agent<'_>) -> Vec<CrmCall> {
     match bound {
         Bound::Local(local) => local.function.crm_calls.clone(),
         Bound::Mcp(remote) => agent
             .servers
-            .get(&remote.server)
-            .and_then(|s| s.tool(&remote.tool))
+            .get(remote.server)
+            .and_then(|s| s.tool(remote.tool))
             .map(|t| t.crm_calls.clone())
             .unwrap_or_default(),
     }

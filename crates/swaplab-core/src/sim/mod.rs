@@ -145,11 +145,21 @@ impl Simulation {
 
     /// The attack on both sides.
     pub fn attack(&self, options: &AttackOptions) -> AttackPair {
-        let before = self.start(Side::Before);
         let after = self.start(Side::After);
+        self.attack_started(after.as_ref().map_err(|e| &**e), options)
+    }
+
+    /// [`Simulation::attack`] with the after project already started (the review starts
+    /// it for its own checks; starting binds every skill's tools, so once is enough).
+    pub fn attack_started(
+        &self,
+        after: Result<&Agent<'_>, &StartupFailure>,
+        options: &AttackOptions,
+    ) -> AttackPair {
+        let before = self.start(Side::Before);
         AttackPair {
             before: attack(before.as_ref().map_err(|e| &**e), &self.seed, options),
-            after: attack(after.as_ref().map_err(|e| &**e), &self.seed, options),
+            after: attack(after, &self.seed, options),
         }
     }
 }

@@ -105,11 +105,11 @@ fn param_place(
     match agent.bound(&record.skill, &record.tool) {
         Some(Bound::Local(local)) => {
             let span = local.function.params.iter().find(|p| p.name == param).map(|p| p.span);
-            (Some(local.file.clone()), span.or(Some(local.function.name_span)))
+            (Some(local.file.to_owned()), span.or(Some(local.function.name_span)))
         }
-        Some(Bound::Mcp(remote)) => match agent.servers.get(&remote.server) {
+        Some(Bound::Mcp(remote)) => match agent.servers.get(remote.server) {
             Some(server) => {
-                let tool = server.tool(&remote.tool);
+                let tool = server.tool(remote.tool);
                 let span =
                     tool.and_then(|t| t.params.iter().find(|p| p.name == param).map(|p| p.span));
                 (Some(server.file.clone()), span.or(tool.map(|t| t.name_span)))
