@@ -6,7 +6,7 @@
 //! (`unresolved_tool`, the two `import_tools` findings); elsewhere the reference names the
 //! rule and the code, and the wording is ours — each such message says what to change.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::{Diagnostic, Phase, Span};
 use crate::rasa::condition;
@@ -47,6 +47,17 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
         .flat_map(|file| file.responses.iter().map(|response| response.name.as_str()))
         .collect();
     let ids: BTreeSet<&str> = report.skills.iter().map(|entry| entry.dir.as_str()).collect();
+    // Every skill-local tool name with the skill folders defining it, in folder order;
+    // built once, not scanned again for every import of every skill.
+    let mut local_owners: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for entry in &report.skills {
+        for tool in entry.tools.iter().flat_map(|f| f.module.tools.iter()) {
+            let owners = local_owners.entry(tool.name.as_str()).or_default();
+            if owners.last() != Some(&entry.dir.as_str()) {
+                owners.push(entry.dir.as_str());
+            }
+        }
+    }
     for skill in report.loaded_skills() {
         let file = format!("skills/{}/skill.md", skill.id);
         let mut push = |span: Span, code: &str, message: String| {
@@ -60,7 +71,7 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
                     .and_then(|rest| rest.strip_prefix('.'))
                     .is_some_and(|entry| own.is_some_and(|memory| memory.field(entry).is_some()))
         };
-        import_findings(report, skill, &mut push);
+        import_findings(report, skill, &local_owners, &mut push);
         let visible = visible_tools(report, skill);
         tool_findings(skill, &visible, &mut push);
         prose_findings(report, skill, &ids, &visible, &readable, &mut push);
@@ -84,17 +95,19 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
 type Push<'a> = dyn FnMut(Span, &str, String) + 'a;
 
 /// §3.2: `import_tools` entries that are skill-local somewhere, or name no shared tool.
-fn import_findings(report: &ProjectReport, skill: &Skill, push: &mut Push<'_>) {
+fn import_findings(
+    report: &ProjectReport,
+    skill: &Skill,
+    local_owners: &BTreeMap<&str, Vec<&str>>,
+    push: &mut Push<'_>,
+) {
     let shared = report.shared_tool_names();
     for (reference, span) in skill.import_tool_names.iter().zip(&skill.import_spans) {
         let Ok(ImportRef::LocalOrShared { name }) = parse_import(reference) else { continue };
-        let owner = report
-            .skills
-            .iter()
-            .filter(|entry| {
-                entry.tools.iter().any(|f| f.module.tools.iter().any(|t| t.name == name))
-            })
-            .min_by_key(|entry| entry.dir != skill.id);
+        // The skill's own folder when it defines the tool, else the first that does.
+        let owner = local_owners.get(name.as_str()).and_then(|owners| {
+            owners.iter().find(|dir| **dir == skill.id).or_else(|| owners.first())
+        });
         if let Some(owner) = owner {
             push(
                 *span,
@@ -102,7 +115,7 @@ fn import_findings(report: &ProjectReport, skill: &Skill, push: &mut Push<'_>) {
                 format!(
                     "Skill '{}' lists import_tools entry '{name}', but it is skill-local in \
                      skills/{}/tools/ — remove it from import_tools.",
-                    skill.id, owner.dir
+                    skill.id, owner
                 ),
             );
         } else if !shared.contains(name.as_str()) {
@@ -125,7 +138,7 @@ fn visible_tools(report: &ProjectReport, skill: &Skill) -> BTreeSet<String> {
     let mut visible: BTreeSet<String> =
         report.local_tool_names(&skill.id).into_iter().map(str::to_owned).collect();
     visible.extend(report.imports_of(&skill.id).iter().map(|i| i.tool.clone()));
-    visible.extend(report.declared_shared_tools(skill));
+    visible.extend(report.declared_shared_tools(skill).iter().cloned());
     visible
 }
 

@@ -9,6 +9,7 @@
 //! `@tool` functions in `tools/*.py`; skill-local ones those in `skills/<id>/tools.py`
 //! and `skills/<id>/tools/*.py`.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -113,6 +114,10 @@ pub struct ProjectReport {
     /// module index, function index), the first in [`ProjectReport::local_tool`]'s order.
     #[serde(skip)]
     local_tools_by_name: BTreeMap<String, (Option<usize>, usize, usize)>,
+    /// [`ProjectReport::declared_shared_tools`] of every loaded skill, by id: the agent's
+    /// start, the findings and the semantic summary each ask for every skill's.
+    #[serde(skip)]
+    declared_shared: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl ProjectReport {
@@ -159,7 +164,17 @@ impl ProjectReport {
 
     /// Shared tools a skill declares (`SkillCatalog.declared_tool_names`): every gate name
     /// minus bare names that come only from MCP imports, that exist in `tools/`.
-    pub fn declared_shared_tools(&self, skill: &Skill) -> BTreeSet<String> {
+    pub fn declared_shared_tools(&self, skill: &Skill) -> Cow<'_, BTreeSet<String>> {
+        match self.declared_shared.get(&skill.id) {
+            // This report's own skill (one from elsewhere is worked out afresh).
+            Some(declared) if self.skill(&skill.id).is_some_and(|own| std::ptr::eq(own, skill)) => {
+                Cow::Borrowed(declared)
+            }
+            _ => Cow::Owned(self.declared_shared_of(skill)),
+        }
+    }
+
+    fn declared_shared_of(&self, skill: &Skill) -> BTreeSet<String> {
         // Each declared name is looked for in the shared modules: a skill declares a few,
         // and building the set of every shared tool per skill is quadratic in skills.
         declared_names(skill)
@@ -191,7 +206,7 @@ impl ProjectReport {
     pub fn locally_bound(&self, skill: &Skill) -> BTreeSet<String> {
         let mut bound: BTreeSet<String> =
             self.local_tool_names(&skill.id).into_iter().map(str::to_owned).collect();
-        bound.extend(self.declared_shared_tools(skill));
+        bound.extend(self.declared_shared_tools(skill).iter().cloned());
         bound
     }
 
@@ -353,7 +368,12 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
         shared_tools,
         mcp_imports: Vec::new(),
         diagnostics,
+        declared_shared: BTreeMap::new(),
     };
+    report.declared_shared = report
+        .loaded_skills()
+        .map(|skill| (skill.id.clone(), report.declared_shared_of(skill)))
+        .collect();
     let (imports, findings) = mcp_imports(&report);
     debug_assert!(imports.is_sorted_by(|a, b| a.skill <= b.skill), "imports_of needs this");
     report.mcp_imports = imports;
