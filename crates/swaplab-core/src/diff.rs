@@ -175,6 +175,50 @@ pub fn diff_text(old: &str, new: &str, context: usize) -> FileDiff {
     file
 }
 
+/// A removed or added line, without word emphasis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangedLine<'t> {
+    /// Removed or added.
+    pub kind: LineKind,
+    /// 1-based: the old line's number for a removed line, the new one's for an added.
+    pub line: usize,
+    /// The text without its line ending.
+    pub text: &'t str,
+}
+
+/// The lines [`diff_text`] marks removed or added, in its order, without the word-level
+/// emphasis or hunks: what the proof's check and the file list need, at a fraction of
+/// the cost (a 300-skill rerun compares every skill file twice).
+pub fn changed_lines<'t>(old: &'t str, new: &'t str) -> Vec<ChangedLine<'t>> {
+    let old_lines = split_lines(old);
+    let new_lines = split_lines(new);
+    let mut changed = Vec::new();
+    for op in diff_slices(&old_lines, &new_lines) {
+        if let DiffOp::Equal { .. } = op {
+            continue;
+        }
+        for (index, text) in op.old_range().map(|i| (i, old_lines[i])) {
+            changed.push(ChangedLine {
+                kind: LineKind::Removed,
+                line: index + 1,
+                text: bare(text),
+            });
+        }
+        for (index, text) in op.new_range().map(|i| (i, new_lines[i])) {
+            changed.push(ChangedLine { kind: LineKind::Added, line: index + 1, text: bare(text) });
+        }
+    }
+    changed
+}
+
+/// A line without its ending (`\n` or `\r\n`), as [`DiffLine::text`] gives it.
+fn bare(line: &str) -> &str {
+    match line.strip_suffix('\n') {
+        Some(rest) => rest.strip_suffix('\r').unwrap_or(rest),
+        None => line,
+    }
+}
+
 /// The one way this module runs Myers: on `&str` slices, with no deadline.
 fn diff_slices(old: &[&str], new: &[&str]) -> Vec<DiffOp> {
     let mut hook = Compact::new(Replace::new(Capture::new()), old, new);
@@ -539,8 +583,9 @@ pub fn project_changes(old: &Project, new: &Project) -> Vec<FileChange> {
             let (status, added, removed) = match (old.file(path), new.file(path)) {
                 (Some(a), Some(b)) if a == b => (ChangeStatus::Unchanged, 0, 0),
                 (Some(a), Some(b)) => {
-                    let diff = diff_text(a, b, 0);
-                    (ChangeStatus::Modified, diff.added, diff.removed)
+                    let changed = changed_lines(a, b);
+                    let added = changed.iter().filter(|l| l.kind == LineKind::Added).count();
+                    (ChangeStatus::Modified, added, changed.len() - added)
                 }
                 (None, Some(b)) => (ChangeStatus::Added, line_count(b), 0),
                 (Some(a), None) => (ChangeStatus::Removed, 0, line_count(a)),

@@ -15,7 +15,7 @@
 
 use serde::Serialize;
 
-use crate::diff::{LineKind, diff_text};
+use crate::diff::changed_lines;
 use crate::rasa::imports::try_parse_mcp_tool_import;
 use crate::rasa::skill::instruction_body;
 use crate::rasa::workspace::WorkspaceReport;
@@ -236,14 +236,8 @@ fn group_instructions(
         let path = skill_md(skill);
         let old = workspace.before.file(&path).unwrap_or_default();
         let new = workspace.after.file(&path).unwrap_or_default();
-        let diff = diff_text(old, new, 0);
-        let changed: Vec<(usize, String)> = diff
-            .hunks
-            .iter()
-            .flat_map(|h| h.lines.iter())
-            .filter(|l| l.kind != LineKind::Context)
-            .map(|l| (l.new_line.or(l.old_line).unwrap_or(0), l.text()))
-            .collect();
+        let changed: Vec<(usize, String)> =
+            changed_lines(old, new).into_iter().map(|l| (l.line, l.text.to_owned())).collect();
         // The script's loose rule: a changed line passes if it is an import_tools key or
         // starts with "- ", whatever it sits under.
         let other: Vec<usize> = changed

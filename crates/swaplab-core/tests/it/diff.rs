@@ -1,8 +1,8 @@
 //! Line diffs: hunks, headers, word emphasis, side-by-side rows and project comparisons.
 
 use swaplab_core::diff::{
-    Cell, ChangeStatus, DEFAULT_CONTEXT, Emphasis, LineKind, RowKind, diff_text, project_changes,
-    side_by_side, swap_marks,
+    Cell, ChangeStatus, DEFAULT_CONTEXT, Emphasis, LineKind, RowKind, changed_lines, diff_text,
+    project_changes, side_by_side, swap_marks,
 };
 use swaplab_core::{Project, Workspace};
 
@@ -296,4 +296,41 @@ fn side_by_side_emphasis_ranges_are_char_boundaries_of_the_text() {
     let json = serde_json::to_value(hunk).unwrap();
     assert_eq!(json["rows"][0]["kind"], "changed");
     assert_eq!(json["rows"][0]["new"]["emphasis"][0]["start"], 9);
+}
+
+#[test]
+fn changed_lines_are_the_full_diffs_changed_lines_without_emphasis() {
+    // Every pair of the tutorial's files before and after the swap (and each against an
+    // empty file), plus endings and replacements the word emphasis splits differently.
+    let workspace = crate::support::tutorial_workspace();
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (path, before) in workspace.before.files() {
+        let after = workspace.after.file(path).unwrap_or_default();
+        pairs.push((before.to_owned(), after.to_owned()));
+        pairs.push((before.to_owned(), String::new()));
+        pairs.push((String::new(), after.to_owned()));
+    }
+    for (old, new) in [
+        ("a\r\nb\r\nc", "a\r\nB\r\nc\r\n"),
+        ("one two\nthree\n", "one 2\nthree\nfour"),
+        ("x\r", "x\r\n"),
+        ("same\n", "same\n"),
+        ("", "only\n\n\n"),
+    ] {
+        pairs.push((old.to_owned(), new.to_owned()));
+    }
+    assert!(pairs.len() > 20);
+    for (old, new) in &pairs {
+        let full: Vec<(LineKind, usize, String)> = diff_text(old, new, 0)
+            .hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .map(|l| (l.kind, l.new_line.or(l.old_line).unwrap_or(0), l.text()))
+            .collect();
+        let quick: Vec<(LineKind, usize, String)> = changed_lines(old, new)
+            .into_iter()
+            .map(|l| (l.kind, l.line, l.text.to_owned()))
+            .collect();
+        assert_eq!(quick, full, "old:\n{old}\nnew:\n{new}");
+    }
 }
