@@ -2,8 +2,9 @@
 //! scan and compile all of them again: at 300 skills that was most of a rerun. A
 //! [`Memo`] remembers the per-file results — a skill directory read
 //! (`read_skill_dir`), a tool module compiled for the interpreter, the MCP server scanned
-//! and compiled — keyed by the exact paths and texts they were made from, and hands back
-//! the same shared value when those inputs come again.
+//! and compiled — and each project's whole report (an edit on one side leaves the other
+//! project's files as they were), keyed by the exact paths and texts they were made
+//! from, and hands back the same shared value when those inputs come again.
 //!
 //! Still a pure function of its inputs: a result is reused only when every byte it was
 //! made from is equal (the key is compared in full, not only its hash), so a rerun with a
@@ -18,7 +19,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use crate::python::{McpServerModule, Program, ToolModule};
-use crate::rasa::project::SkillEntry;
+use crate::rasa::project::{ProjectReport, SkillEntry};
 use crate::sim::mcp::McpServer;
 
 /// The inputs a result was made from: (path, text) pairs, in a fixed order.
@@ -54,11 +55,7 @@ impl<T> Table<T> {
         if run == 0 {
             return Arc::new(make());
         }
-        // DefaultHasher::new() has fixed keys: the same inputs hash alike on every run and
-        // every machine (the hash only picks a bucket; the key decides).
-        let mut hasher = DefaultHasher::new();
-        inputs.hash(&mut hasher);
-        let bucket = self.entries.entry(hasher.finish()).or_default();
+        let bucket = self.entries.entry(fingerprint(inputs)).or_default();
         let same = |entry: &&mut Entry<T>| {
             entry.key.len() == inputs.len()
                 && entry.key.iter().zip(inputs).all(|((p, t), (q, u))| p == q && t == u)
@@ -86,6 +83,24 @@ impl<T> Table<T> {
     }
 }
 
+/// The bucket for `inputs`: each path with its text's length and ends. The hash only
+/// picks a bucket and the key decides, so it need not read every byte: hashing whole
+/// texts cost more than the lookups it served, once whole projects became keys.
+/// `DefaultHasher::new()` has fixed keys, so the same inputs hash alike on every run and
+/// every machine.
+fn fingerprint(inputs: &[(&str, &str)]) -> u64 {
+    const END: usize = 32;
+    let mut hasher = DefaultHasher::new();
+    for (path, text) in inputs {
+        let bytes = text.as_bytes();
+        path.hash(&mut hasher);
+        bytes.len().hash(&mut hasher);
+        bytes[..bytes.len().min(END)].hash(&mut hasher);
+        bytes[bytes.len().saturating_sub(END)..].hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
 /// Results kept from one run for the next. See the module documentation.
 #[derive(Default)]
 pub struct Memo {
@@ -97,6 +112,7 @@ pub struct Memo {
     tool_modules: Table<ToolModule>,
     server_modules: Table<McpServerModule>,
     servers: Table<McpServer>,
+    projects: Table<ProjectReport>,
 }
 
 impl std::fmt::Debug for Memo {
@@ -107,6 +123,7 @@ impl std::fmt::Debug for Memo {
             .field("programs", &self.programs.len())
             .field("tool_modules", &self.tool_modules.len())
             .field("servers", &(self.server_modules.len() + self.servers.len()))
+            .field("projects", &self.projects.len())
             .finish()
     }
 }
@@ -139,6 +156,7 @@ impl Memo {
         self.tool_modules.keep_only(run);
         self.server_modules.keep_only(run);
         self.servers.keep_only(run);
+        self.projects.keep_only(run);
     }
 
     /// How many results it holds (skill directories, programs, servers).
@@ -148,6 +166,7 @@ impl Memo {
             + self.tool_modules.len()
             + self.server_modules.len()
             + self.servers.len()
+            + self.projects.len()
     }
 
     /// Whether it holds nothing.
@@ -193,6 +212,19 @@ impl Memo {
         make: impl FnOnce() -> McpServerModule,
     ) -> Arc<McpServerModule> {
         self.server_modules.get_or_make(self.run, &[(path, text)], make)
+    }
+
+    /// A whole project's report, from `files` (its every file within the limits, by
+    /// path). A project without files is made afresh: there is nothing to save.
+    pub(crate) fn project(
+        &mut self,
+        files: &[(&str, &str)],
+        make: impl FnOnce() -> ProjectReport,
+    ) -> Arc<ProjectReport> {
+        if files.is_empty() {
+            return Arc::new(make());
+        }
+        self.projects.get_or_make(self.run, files, make)
     }
 
     /// The MCP server, ready to answer: its module compiled, and what it has worked out

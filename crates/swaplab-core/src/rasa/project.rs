@@ -241,11 +241,13 @@ fn declared_names(skill: &Skill) -> BTreeSet<String> {
 
 /// Reads a project. Never fails: problems are diagnostics.
 pub fn read_project(project: &Project) -> ProjectReport {
-    read_project_with(project, &mut Memo::once())
+    Arc::unwrap_or_clone(read_project_with(project, &mut Memo::once()))
 }
 
-/// [`read_project`], reusing the skill directories `memo` read before from the same files.
-pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
+/// [`read_project`], reusing what `memo` kept from the last run: the whole report when
+/// no file of the project changed (a reader's edit on one side leaves the other as it
+/// was), else each skill directory and tool module whose files did not change.
+pub fn read_project_with(project: &Project, memo: &mut Memo) -> Arc<ProjectReport> {
     let mut diagnostics = Vec::new();
     let total = project.len();
     // Path order, so a folder's files are one range of the map.
@@ -281,6 +283,44 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
         }
         files.insert(path, text);
     }
+    // The parts come from the memo first, hit or miss, so that a report reused whole
+    // still leaves them kept for the run in which one of its files changes.
+    let shared_tools = tool_files(&files, "tools/", &mut |path, text| {
+        memo.tool_module(path, text, || scan_tool_module(path, text))
+    });
+    let dirs: BTreeSet<&str> = files
+        .keys()
+        .filter_map(|path| path.strip_prefix("skills/")?.split_once('/').map(|(dir, _)| dir))
+        .filter(|dir| !dir.starts_with('_') && !dir.is_empty())
+        .collect();
+    let entries: Vec<(&str, Arc<SkillEntry>)> = dirs
+        .into_iter()
+        .map(|dir| {
+            let prefix = format!("skills/{dir}/");
+            let inputs: Vec<(&str, &str)> = files
+                .range(prefix.as_str()..)
+                .take_while(|(path, _)| path.starts_with(&prefix))
+                .map(|(path, text)| (*path, *text))
+                .collect();
+            (dir, memo.skill_dir(&inputs, || read_skill_dir(dir, &files)))
+        })
+        .collect();
+    if !diagnostics.is_empty() {
+        // Over a limit: the findings depend on the files left out, which no key holds.
+        return Arc::new(assemble(&files, diagnostics, shared_tools, entries));
+    }
+    let inputs: Vec<(&str, &str)> = files.iter().map(|(path, text)| (*path, *text)).collect();
+    memo.project(&inputs, || assemble(&files, diagnostics, shared_tools, entries))
+}
+
+/// The report from the files as read (within the limits, with the limit findings so far)
+/// and the parts read from them: the root files, then every cross-file index and check.
+fn assemble(
+    files: &BTreeMap<&str, &str>,
+    mut diagnostics: Vec<Diagnostic>,
+    shared_tools: Vec<ToolFile>,
+    entries: Vec<(&str, Arc<SkillEntry>)>,
+) -> ProjectReport {
     let get = |path: &str| files.get(path).copied();
 
     let project_memory = read_project_memory("memory.yml", get("memory.yml"));
@@ -293,27 +333,12 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> ProjectReport {
         diagnostics.extend(responses.diagnostics.iter().cloned());
     }
 
-    let shared_tools = tool_files(&files, "tools/", &mut |path, text| {
-        memo.tool_module(path, text, || scan_tool_module(path, text))
-    });
     for file in &shared_tools {
         diagnostics.extend(file.module.diagnostics.iter().cloned());
     }
 
-    let dirs: BTreeSet<&str> = files
-        .keys()
-        .filter_map(|path| path.strip_prefix("skills/")?.split_once('/').map(|(dir, _)| dir))
-        .filter(|dir| !dir.starts_with('_') && !dir.is_empty())
-        .collect();
     let mut skills = Vec::new();
-    for dir in dirs {
-        let prefix = format!("skills/{dir}/");
-        let inputs: Vec<(&str, &str)> = files
-            .range(prefix.as_str()..)
-            .take_while(|(path, _)| path.starts_with(&prefix))
-            .map(|(path, text)| (*path, *text))
-            .collect();
-        let entry = memo.skill_dir(&inputs, || read_skill_dir(dir, &files));
+    for (dir, entry) in entries {
         for file in &entry.tools {
             diagnostics.extend(file.module.diagnostics.iter().cloned());
         }

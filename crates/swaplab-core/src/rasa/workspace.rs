@@ -13,10 +13,10 @@ use crate::workspace::Workspace;
 /// Both projects and the server.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WorkspaceReport {
-    /// The project before the swap.
-    pub before: ProjectReport,
+    /// The project before the swap (shared with the memo that may keep it).
+    pub before: Arc<ProjectReport>,
     /// The project after the swap.
-    pub after: ProjectReport,
+    pub after: Arc<ProjectReport>,
     /// The server source's path, when the workspace has one.
     pub server_file: Option<String>,
     /// What the server publishes (empty when there is no server file). Shared with the

@@ -42,6 +42,9 @@ fn a_memo_changes_no_result_and_reuses_only_what_did_not_change() {
     ));
     assert!(Arc::ptr_eq(&entry(&one, 0, "check_tickets"), &entry(&two, 0, "check_tickets")));
     assert!(!Arc::ptr_eq(&entry(&one, 1, "check_tickets"), &entry(&two, 1, "check_tickets")));
+    // The project no edit touched is the very same report; the edited one is new.
+    assert!(Arc::ptr_eq(&one.report.before, &two.report.before));
+    assert!(!Arc::ptr_eq(&one.report.after, &two.report.after));
     let edited = entry(&two, 1, "check_tickets");
     let skill = edited.loaded().expect("the edited skill loads");
     assert!(skill.segments().any(|segment| segment.text.contains("once.")));
@@ -63,4 +66,25 @@ fn a_memo_keeps_only_what_the_latest_run_used() {
     // An empty workspace leaves nothing behind.
     let _ = Simulation::with_memo(&swaplab_core::Workspace::default(), &mut memo);
     assert!(memo.is_empty(), "{memo:?}");
+}
+
+#[test]
+fn an_edit_that_keeps_a_files_length_and_ends_is_still_seen() {
+    // The memo's buckets are picked by each file's length and ends; the full text decides.
+    let first = tutorial_workspace();
+    let mut second = first.clone();
+    edit(&mut second, CHECK_TICKETS, "Call `list_open_tickets`.", "CALL `list_open_tickets`.");
+    let path = "skills/check_tickets/skill.md";
+    let old = first.after.file(path).map(str::len);
+    assert!(old.is_some());
+    assert_eq!(old, second.after.file(path).map(str::len));
+
+    let mut memo = Memo::new();
+    for workspace in [&first, &second, &first, &second] {
+        let with = Simulation::with_memo(workspace, &mut memo);
+        assert_eq!(with.report, Simulation::new(workspace).report);
+    }
+    let two = Simulation::with_memo(&second, &mut memo);
+    let skill = two.report.after.skill("check_tickets").expect("the edited skill loads");
+    assert!(skill.segments().any(|segment| segment.text.contains("CALL `list_open_tickets`")));
 }
