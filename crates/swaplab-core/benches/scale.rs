@@ -48,6 +48,7 @@ fn pipeline(workspace: &Workspace, seed: Option<&CrmSeed>) {
 }
 
 /// [`pipeline`] with a memo kept from the previous run, as the playground keeps one.
+#[inline(never)] // one symbol for profilers (callgrind --toggle-collect)
 fn pipeline_with(workspace: &Workspace, seed: Option<&CrmSeed>, memo: &mut Memo) {
     let mut sim = Simulation::with_memo(workspace, memo);
     if let Some(seed) = seed {
