@@ -3,53 +3,12 @@
 //! each of its options, must stay a link to the site's own playground. And every piece
 //! of markdown the site renders (chapters, exercise briefs, hints and explanations,
 //! workshop notes) stays within the renderer's nesting cap and gives only allowed URLs.
-// The corpus is read from disk, which tests may do.
-#![allow(clippy::disallowed_methods)]
-
-use std::path::Path;
-
 use swaplab_content::exercise::exercises;
 use swaplab_content::widget::{WidgetKind, parse_widget};
 use swaplab_content::workshop::workshop;
 use swaplab_core::markdown::{Attr, Document, Node, allowed_url, render, render_with_directives};
 
-/// The corpus, escapes decoded (the file's header says how).
-fn payloads() -> Vec<String> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hostile/xss-payloads.txt");
-    let text = std::fs::read_to_string(&path).expect("the payload corpus");
-    text.lines()
-        .filter(|line| !line.trim().is_empty() && !line.starts_with(";;"))
-        .map(|line| {
-            let mut out = String::new();
-            let mut rest = line;
-            while let Some(at) = rest.find('\\') {
-                out.push_str(&rest[..at]);
-                let after = &rest[at + 1..];
-                let (decoded, used) = match after.chars().next() {
-                    Some('n') => ('\n', 1),
-                    Some('r') => ('\r', 1),
-                    Some('t') => ('\t', 1),
-                    Some('\\') => ('\\', 1),
-                    Some('x') => (char::from(u8::from_str_radix(&after[1..3], 16).unwrap()), 3),
-                    Some('u') => {
-                        let end = after.find('}').unwrap();
-                        (
-                            char::from_u32(u32::from_str_radix(&after[2..end], 16).unwrap())
-                                .unwrap(),
-                            end + 1,
-                        )
-                    }
-                    _ => ('\\', 0),
-                };
-                out.push(decoded);
-                rest = &after[used..];
-            }
-            out.push_str(rest);
-            out
-        })
-        .collect()
-}
+use crate::hostile_corpus::{browser_scheme, payloads, url_is_safe};
 
 /// A YAML double-quoted scalar holding `text` exactly.
 fn quoted(text: &str) -> String {
@@ -66,21 +25,6 @@ fn quoted(text: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// The scheme a browser reads in `url`, lowercased; `None` for a relative URL.
-fn browser_scheme(url: &str) -> Option<String> {
-    let cleaned: String = url
-        .trim_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .collect();
-    let end =
-        cleaned.find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))?;
-    (end > 0
-        && cleaned[end..].starts_with(':')
-        && cleaned.starts_with(|c: char| c.is_ascii_alphabetic()))
-    .then(|| cleaned[..end].to_ascii_lowercase())
 }
 
 #[test]
@@ -127,11 +71,7 @@ fn check_urls(doc: &Document, what: &str) {
         if let Node::Element { attrs, children, .. } = node {
             for (attr, value) in attrs {
                 if matches!(attr, Attr::Href | Attr::Src) {
-                    let scheme = browser_scheme(value);
-                    assert!(
-                        scheme.as_deref().is_none_or(|s| ["http", "https", "mailto"].contains(&s)),
-                        "{what}: {value}"
-                    );
+                    assert!(url_is_safe(value), "{what}: {value}");
                 }
             }
             children.iter().for_each(|child| walk(child, what));

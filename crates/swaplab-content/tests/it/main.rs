@@ -7,6 +7,9 @@ mod chapters;
 mod examples;
 mod exercises;
 mod hostile;
+// The core's corpus reader and URL oracle, shared rather than written twice.
+#[path = "../../../swaplab-core/tests/it/hostile_corpus.rs"]
+mod hostile_corpus;
 mod receipt;
 mod workshop;
 

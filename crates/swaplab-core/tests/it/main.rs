@@ -11,6 +11,7 @@ mod diff;
 mod fuzz_regressions;
 mod highlight;
 mod hostile;
+mod hostile_corpus;
 mod markdown;
 mod memo;
 mod permalink;
