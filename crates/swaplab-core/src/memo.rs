@@ -13,13 +13,22 @@
 //!
 //! Entries not used by the latest run are dropped at its end ([`Memo::finish_run`]), so
 //! the memo holds one workspace's worth of results, not every version ever typed.
+//!
+//! One kind of result is made after the reading, from a [`Simulation`] that no longer
+//! holds the memo: each side's attack ([`KeptAttacks`]). The memo shares that table with
+//! the simulation; it is keyed by the very project report and server the memo handed
+//! out (the same `Arc`, so made from the same bytes) and by the seed and options.
+//!
+//! [`Simulation`]: crate::sim::Simulation
 
 use std::collections::BTreeMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::python::{McpServerModule, Program, ToolModule};
 use crate::rasa::project::{ProjectReport, SkillEntry};
+use crate::sim::attack::{AttackOptions, AttackReport};
+use crate::sim::crm::CrmSeed;
 use crate::sim::mcp::McpServer;
 
 /// The inputs a result was made from: (path, text) pairs, in a fixed order.
@@ -113,6 +122,7 @@ pub struct Memo {
     server_modules: Table<McpServerModule>,
     servers: Table<McpServer>,
     projects: Table<ProjectReport>,
+    attacks: Arc<Mutex<KeptAttacks>>,
 }
 
 impl std::fmt::Debug for Memo {
@@ -124,6 +134,7 @@ impl std::fmt::Debug for Memo {
             .field("tool_modules", &self.tool_modules.len())
             .field("servers", &(self.server_modules.len() + self.servers.len()))
             .field("projects", &self.projects.len())
+            .field("attacks", &self.attacks_kept())
             .finish()
     }
 }
@@ -159,7 +170,9 @@ impl Memo {
         self.projects.keep_only(run);
     }
 
-    /// How many results it holds (skill directories, programs, servers).
+    /// How many results of the reading it holds (skill directories, programs, servers,
+    /// projects). Kept attacks are not counted: they outlive a run by one (see
+    /// [`KeptAttacks`]).
     pub fn len(&self) -> usize {
         self.skill_dirs.len()
             + self.programs.len()
@@ -167,6 +180,11 @@ impl Memo {
             + self.server_modules.len()
             + self.servers.len()
             + self.projects.len()
+    }
+
+    /// How many attacks it keeps (see [`KeptAttacks`]).
+    pub fn attacks_kept(&self) -> usize {
+        self.attacks.lock().map_or(0, |kept| kept.entries.len())
     }
 
     /// Whether it holds nothing.
@@ -214,6 +232,12 @@ impl Memo {
         self.server_modules.get_or_make(self.run, &[(path, text)], make)
     }
 
+    /// The table of attacks, shared with the simulation this run builds, and the run's
+    /// number; `None` for a memo that keeps nothing.
+    pub(crate) fn attacks(&self) -> Option<(Arc<Mutex<KeptAttacks>>, u64)> {
+        self.keeps.then(|| (self.attacks.clone(), self.run))
+    }
+
     /// A whole project's report, from `files` (its every file within the limits, by
     /// path). A project without files is made afresh: there is nothing to save.
     pub(crate) fn project(
@@ -236,5 +260,87 @@ impl Memo {
         make: impl FnOnce() -> McpServer,
     ) -> Arc<McpServer> {
         self.servers.get_or_make(self.run, &[(path, text)], make)
+    }
+}
+
+/// Each side's attack from the latest runs. An edit on one side leaves the other side's
+/// project report the very same `Arc` (see [`Memo::project`]), so that side's attack —
+/// a quarter of a rerun at 300 skills, every probe running a tool body — is found here
+/// instead of run again.
+///
+/// An entry holds the report and server it was made from, so their addresses cannot be
+/// reused by other values while it is kept: the same address means the same value, and
+/// the memo made that value from the same bytes. The seed and the options are compared
+/// in full. Entries that the latest two runs did not use are dropped (an attack is asked
+/// for after its run's [`Memo::finish_run`]), and at most [`KeptAttacks::MOST`] are kept.
+#[derive(Default)]
+pub(crate) struct KeptAttacks {
+    entries: Vec<KeptAttack>,
+}
+
+impl std::fmt::Debug for KeptAttacks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptAttacks").field("entries", &self.entries.len()).finish()
+    }
+}
+
+struct KeptAttack {
+    project: Arc<ProjectReport>,
+    server: Option<Arc<McpServer>>,
+    seed: CrmSeed,
+    options: AttackOptions,
+    report: Arc<AttackReport>,
+    used: u64,
+}
+
+impl KeptAttacks {
+    /// Enough for both sides of two runs, with room for a reader trying options.
+    const MOST: usize = 8;
+
+    /// The attack on `project` (with `server`, `seed` and `options`), run now by `run`
+    /// unless an earlier attack had the same inputs. `table` is not locked while `run`
+    /// runs.
+    pub(crate) fn get_or_run(
+        table: &Mutex<KeptAttacks>,
+        used: u64,
+        project: &Arc<ProjectReport>,
+        server: Option<&Arc<McpServer>>,
+        seed: &CrmSeed,
+        options: &AttackOptions,
+        run: impl FnOnce() -> AttackReport,
+    ) -> Arc<AttackReport> {
+        let same = |kept: &KeptAttack| {
+            Arc::ptr_eq(&kept.project, project)
+                && match (&kept.server, server) {
+                    (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                    (None, None) => true,
+                    _ => false,
+                }
+                && kept.options == *options
+                && kept.seed == *seed
+        };
+        {
+            let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
+            kept.entries.retain(|entry| entry.used + 1 >= used);
+            if let Some(entry) = kept.entries.iter_mut().find(|entry| same(entry)) {
+                entry.used = used;
+                return entry.report.clone();
+            }
+        }
+        let report = Arc::new(run());
+        let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.entries.len() >= KeptAttacks::MOST {
+            kept.entries.sort_by_key(|entry| std::cmp::Reverse(entry.used));
+            kept.entries.truncate(KeptAttacks::MOST - 1);
+        }
+        kept.entries.push(KeptAttack {
+            project: project.clone(),
+            server: server.cloned(),
+            seed: seed.clone(),
+            options: options.clone(),
+            report: report.clone(),
+            used,
+        });
+        report
     }
 }

@@ -28,12 +28,12 @@ pub mod trace;
 
 use serde::Serialize;
 
-use crate::memo::Memo;
+use crate::memo::{KeptAttacks, Memo};
 use crate::python::compile_module;
 use crate::rasa::workspace::{WorkspaceReport, read_workspace_with};
 use crate::workspace::Workspace;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::python::Program;
 use agent::{Agent, StartupFailure, compile_tools_with, start_compiled};
@@ -70,15 +70,17 @@ pub struct Simulation {
     pub scripts: Vec<Script>,
     /// Each side's tool modules, compiled once for the interpreter.
     programs: [BTreeMap<String, Arc<Program>>; 2],
+    /// The memo's table of attacks and this run's number (none without a memo).
+    kept_attacks: Option<(Arc<Mutex<KeptAttacks>>, u64)>,
 }
 
 /// Both sides of the attack.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttackPair {
-    /// On the project before the swap.
-    pub before: AttackReport,
+    /// On the project before the swap (shared: a memo keeps it for the next run).
+    pub before: Arc<AttackReport>,
     /// On the project after the swap.
-    pub after: AttackReport,
+    pub after: Arc<AttackReport>,
 }
 
 impl Simulation {
@@ -125,11 +127,12 @@ impl Simulation {
             compile_tools_with(&report.after, &workspace.after, memo),
         ];
         memo.finish_run();
-        Simulation { report, server, seed, scripts, programs }
+        let kept_attacks = memo.attacks();
+        Simulation { report, server, seed, scripts, programs, kept_attacks }
     }
 
     /// The project report of one side.
-    pub fn project(&self, side: Side) -> &crate::rasa::project::ProjectReport {
+    pub fn project(&self, side: Side) -> &Arc<crate::rasa::project::ProjectReport> {
         match side {
             Side::Before => &self.report.before,
             Side::After => &self.report.after,
@@ -156,10 +159,39 @@ impl Simulation {
         after: Result<&Agent<'_>, &StartupFailure>,
         options: &AttackOptions,
     ) -> AttackPair {
-        let before = self.start(Side::Before);
         AttackPair {
-            before: attack(before.as_ref().map_err(|e| &**e), &self.seed, options),
-            after: attack(after, &self.seed, options),
+            before: self.attack_side(Side::Before, None, options),
+            after: self.attack_side(Side::After, Some(after), options),
+        }
+    }
+
+    /// The attack on one side, with its agent if already started. With a memo, a side
+    /// whose project, server, seed and options are those of an earlier run's attack gets
+    /// that attack's report (the same as running it again: it is a function of them).
+    fn attack_side(
+        &self,
+        side: Side,
+        started: Option<Result<&Agent<'_>, &StartupFailure>>,
+        options: &AttackOptions,
+    ) -> Arc<AttackReport> {
+        let run = || match started {
+            Some(agent) => attack(agent, &self.seed, options),
+            None => {
+                let agent = self.start(side);
+                attack(agent.as_ref().map_err(|e| &**e), &self.seed, options)
+            }
+        };
+        match &self.kept_attacks {
+            Some((table, used)) => KeptAttacks::get_or_run(
+                table,
+                *used,
+                self.project(side),
+                self.server.as_ref(),
+                &self.seed,
+                options,
+                run,
+            ),
+            None => Arc::new(run()),
         }
     }
 }

@@ -51,6 +51,36 @@ fn a_memo_changes_no_result_and_reuses_only_what_did_not_change() {
 }
 
 #[test]
+fn an_attack_is_run_again_only_on_a_side_whose_inputs_changed() {
+    let first = tutorial_workspace();
+    let mut second = first.clone();
+    edit(&mut second, CHECK_TICKETS, "Call `list_open_tickets`.", "Call `list_open_tickets` once.");
+    // The seed is an input too: another caller and victim for both sides.
+    let mut third = second.clone();
+    edit(&mut third, "crm/crm.yml", "Dana", "Dane");
+    let options = Default::default();
+
+    let mut memo = Memo::new();
+    let mut kept = Vec::new();
+    for workspace in [&first, &second, &second, &third] {
+        let with = Simulation::with_memo(workspace, &mut memo);
+        assert_eq!(with.attack(&options), Simulation::new(workspace).attack(&options));
+        kept.push(memo.attacks_kept());
+    }
+    // Run 1 runs both sides; run 2 only the edited after side (the before side's attack
+    // is found); run 3 nothing; run 4, with another seed, both sides again. Entries the
+    // latest two runs did not use are dropped.
+    assert_eq!(kept, [2, 3, 2, 4]);
+    // Other options are other inputs.
+    let with = Simulation::with_memo(&third, &mut memo);
+    let options = swaplab_core::sim::attack::AttackOptions {
+        victim: Some("702".into()),
+        ..Default::default()
+    };
+    assert_eq!(with.attack(&options), Simulation::new(&third).attack(&options));
+}
+
+#[test]
 fn a_memo_keeps_only_what_the_latest_run_used() {
     let workspace = tutorial_workspace();
     let mut memo = Memo::new();
