@@ -412,6 +412,7 @@ fn id_sources(
 /// memory, or memory together with reading or looking up, or with one of `tools`. Each
 /// with the line it starts on.
 fn memory_sentences(skill: &Skill, tools: &[String]) -> Vec<(u32, String)> {
+    const MEMORY: &[u8] = b"memory";
     let mut out = Vec::new();
     for segment in skill.segments() {
         let text = segment.text.as_str();
@@ -424,6 +425,13 @@ fn memory_sentences(skill: &Skill, tools: &[String]) -> Vec<(u32, String)> {
                 continue;
             }
             let raw = &text[start..=i];
+            // Every test below needs the word `memory`; most sentences lack it, so they
+            // skip the normalising. (No character outside ASCII lowercases to one of its
+            // letters, so an ASCII-case-blind search finds what `to_lowercase` would.)
+            if !raw.as_bytes().windows(MEMORY.len()).any(|w| w.eq_ignore_ascii_case(MEMORY)) {
+                start = i + 1;
+                continue;
+            }
             let sentence = raw.split_whitespace().collect::<Vec<_>>().join(" ");
             let lower = sentence.to_lowercase();
             let about_reading = lower.contains("project memory")
