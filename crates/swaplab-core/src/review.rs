@@ -211,14 +211,15 @@ pub fn review_with(sim: &Simulation, options: &AttackOptions) -> Review {
     let after = &sim.report.after;
     let server_file = sim.report.server_file.clone().unwrap_or_default();
     let after_agent = sim.start(Side::After);
+    let imports = imported(after, sim);
     let mut checks = Vec::new();
-    checks.extend(remote_arguments(after, sim, &server_file));
-    checks.extend(id_sources(before, after, sim, &server_file));
+    checks.extend(remote_arguments(&imports, &server_file));
+    checks.extend(id_sources(before, after, &imports, &server_file));
     checks.extend(stale_prose(before, after));
     checks.extend(constraint_drift(before, after));
     checks.extend(step_arguments(after, after_agent.as_ref().ok()));
     checks.extend(unreachable_blocks(after));
-    checks.extend(output_schemas(after, sim, &server_file, after_agent.as_ref().ok()));
+    checks.extend(output_schemas(after, sim, &imports, &server_file, after_agent.as_ref().ok()));
     checks.push(startup(after, &after_agent));
     checks.extend(project_memory(before, after));
     checks.extend(ungated_in_blocks(after_agent.as_ref().ok()));
@@ -227,27 +228,26 @@ pub fn review_with(sim: &Simulation, options: &AttackOptions) -> Review {
     Review { checks, attack }
 }
 
-/// MCP tools imported after the swap: (skill, tool, server tool).
-fn imported<'s>(after: &ProjectReport, sim: &'s Simulation) -> Vec<(String, &'s McpTool)> {
-    let mut out: Vec<(String, &McpTool)> = Vec::new();
+/// MCP tools imported after the swap, each once, with the first skill that imports it,
+/// in import order. (Worked out once per review: three checks walk it, and finding the
+/// tools already listed by scanning the list was quadratic in imports.)
+fn imported<'s>(after: &'s ProjectReport, sim: &'s Simulation) -> Vec<(&'s str, &'s McpTool)> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
     for import in &after.mcp_imports {
         if let Some(tool) = sim.server.as_ref().and_then(|s| s.tool(&import.tool))
-            && !out.iter().any(|(_, t)| t.name == tool.name)
+            && seen.insert(tool.name.as_str())
         {
-            out.push((import.skill.clone(), tool));
+            out.push((import.skill.as_str(), tool));
         }
     }
     out
 }
 
-fn remote_arguments(
-    after: &ProjectReport,
-    sim: &Simulation,
-    server_file: &str,
-) -> Vec<ReviewCheck> {
-    imported(after, sim)
-        .into_iter()
-        .map(|(skill, tool)| {
+fn remote_arguments(imports: &[(&str, &McpTool)], server_file: &str) -> Vec<ReviewCheck> {
+    imports
+        .iter()
+        .map(|&(skill, tool)| {
             let required: Vec<String> = tool.required_args().to_vec();
             ReviewCheck {
                 id: format!("remote-arguments:{}", tool.name),
@@ -285,11 +285,11 @@ fn access(calls: &[crate::python::CrmCall]) -> &'static str {
 fn id_sources(
     before: &ProjectReport,
     after: &ProjectReport,
-    sim: &Simulation,
+    imports: &[(&str, &McpTool)],
     server_file: &str,
 ) -> Vec<ReviewCheck> {
     let mut checks = Vec::new();
-    for (skill, tool) in imported(after, sim) {
+    for &(skill, tool) in imports {
         let record_access = access(&tool.crm_calls);
         for param in tool.params.iter().filter(|p| !p.injected && is_id_like(&p.name)) {
             let mut evidence_list = Vec::new();
@@ -364,10 +364,10 @@ fn id_sources(
                     param.annotation.as_deref().unwrap_or("any")
                 ),
             ));
-            if let Some(import) = after.imports_of(&skill).iter().find(|i| i.tool == tool.name) {
+            if let Some(import) = after.imports_of(skill).iter().find(|i| i.tool == tool.name) {
                 evidence_list.push(evidence(
                     Area::After,
-                    &skill_md(&skill),
+                    &skill_md(skill),
                     Some(import.span),
                     import.reference.clone(),
                 ));
@@ -737,11 +737,12 @@ fn unreachable_blocks(after: &ProjectReport) -> Vec<ReviewCheck> {
 fn output_schemas(
     after: &ProjectReport,
     sim: &Simulation,
+    imports: &[(&str, &McpTool)],
     server_file: &str,
     agent: Option<&Agent<'_>>,
 ) -> Vec<ReviewCheck> {
     let mut checks = Vec::new();
-    for (skill_id, tool) in imported(after, sim) {
+    for &(skill_id, tool) in imports {
         let keys: Vec<String> =
             tool.result_keys.iter().map(|k| k.key.clone()).fold(Vec::new(), |mut acc, k| {
                 if !acc.contains(&k) {
@@ -749,7 +750,7 @@ fn output_schemas(
                 }
                 acc
             });
-        let Some(skill) = after.skill(&skill_id) else { continue };
+        let Some(skill) = after.skill(skill_id) else { continue };
         let prose: String =
             skill.segments().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n");
         let branched: Vec<String> =
@@ -782,7 +783,7 @@ fn output_schemas(
         if branched.is_empty() {
             continue;
         }
-        let example = agent.and_then(|agent| sample_view(agent, sim, &skill_id, tool));
+        let example = agent.and_then(|agent| sample_view(agent, sim, skill_id, tool));
         let seen = example.map_or_else(
             || "a list of text blocks, `[{\"type\": \"text\", \"text\": \"{...}\", \"annotations\": null, \"meta\": null}]`".to_owned(),
             |s| format!("`{s}`"),
