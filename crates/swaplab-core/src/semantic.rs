@@ -563,8 +563,10 @@ fn skill_changes(report: &WorkspaceReport, id: &str, out: &mut Vec<SemanticChang
     let (Some(old_skill), Some(new_skill)) = (compiled(old), compiled(new)) else { return };
     let sides =
         Sides { report, old: (old, old_skill), new: (new, new_skill), file: skill_file.clone() };
-    sides.imports(&mut subject);
-    sides.tools(&mut subject);
+    // Both steps read the skill's bindings before the swap; work them out once.
+    let old_bindings = sides.bindings(Area::Before);
+    sides.imports(&mut subject, &old_bindings);
+    sides.tools(&mut subject, &old_bindings);
     sides.constraints(&mut subject);
     sides.blocks(&mut subject);
     sides.text(&mut subject);
@@ -689,7 +691,7 @@ impl<'r> Sides<'r> {
         Some(Place::new(area, &self.file, span))
     }
 
-    fn imports(&self, subject: &mut Subject<'_>) {
+    fn imports(&self, subject: &mut Subject<'_>, old_bindings: &BTreeMap<&'r str, Binding<'r>>) {
         let parsed = |skill: &'r Skill| -> Vec<(&'r str, String, Option<String>, Span)> {
             skill
                 .import_tool_names
@@ -709,7 +711,6 @@ impl<'r> Sides<'r> {
         };
         let old = parsed(self.old.1);
         let new = parsed(self.new.1);
-        let old_bindings = self.bindings(Area::Before);
         let was = |bare: &str| old_bindings.get(bare).map(Binding::description);
         let mut matched_old = vec![false; old.len()];
         for (reference, bare, server, span) in &new {
@@ -815,8 +816,7 @@ impl<'r> Sides<'r> {
         }
     }
 
-    fn tools(&self, subject: &mut Subject<'_>) {
-        let old = self.bindings(Area::Before);
+    fn tools(&self, subject: &mut Subject<'_>, old: &BTreeMap<&'r str, Binding<'r>>) {
         let new = self.bindings(Area::After);
         for (name, new_binding) in &new {
             let Some(old_binding) = old.get(name) else { continue };
