@@ -86,6 +86,13 @@ pub struct Exchange {
     pub call: Option<ToolCall>,
 }
 
+/// A request's successful answer: its id, the result, and the tool call that made it.
+struct Answered {
+    id: Value,
+    result: Value,
+    call: Option<ToolCall>,
+}
+
 /// A JSON-RPC request as the client sends it; no id makes a notification, and `Null`
 /// params are left out.
 pub fn rpc_request(id: Option<i64>, method: &str, params: Value) -> Value {
@@ -213,6 +220,12 @@ impl McpServer {
 
     /// Answers one JSON-RPC message.
     pub fn handle(&self, request: &Value, crm: &mut Crm) -> Exchange {
+        self.answer(request.clone(), Some(crm))
+    }
+
+    /// [`McpServer::handle`] for a request the caller no longer needs: the exchange keeps
+    /// it without a copy.
+    pub fn handle_owned(&self, request: Value, crm: &mut Crm) -> Exchange {
         self.answer(request, Some(crm))
     }
 
@@ -237,7 +250,7 @@ impl McpServer {
                 rpc_request(None, "notifications/initialized", Value::Null),
                 rpc_request(Some(first_id + 1), "tools/list", Value::Object(Vec::new())),
             ];
-            requests.iter().map(|r| Arc::new(self.answer(r, None))).collect()
+            requests.into_iter().map(|r| Arc::new(self.answer(r, None))).collect()
         };
         // A poisoned lock only means another run panicked mid-insert: make it afresh.
         let Ok(mut made) = self.handshakes.lock() else { return make() };
@@ -246,12 +259,30 @@ impl McpServer {
 
     /// [`McpServer::handle`], with no CRM for requests that need none (a `tools/call`
     /// without one is refused as an internal error).
-    fn answer(&self, request: &Value, crm: Option<&mut Crm>) -> Exchange {
-        let mut exchange = Exchange { request: request.clone(), response: None, call: None };
+    fn answer(&self, request: Value, crm: Option<&mut Crm>) -> Exchange {
+        let no_params = Value::Object(Vec::new());
+        match self.respond(&request, &no_params, crm) {
+            Ok(Answered { id, result, call }) => {
+                Exchange { request, response: Some(result_response(id, result)), call }
+            }
+            Err(response) => Exchange { request, response, call: None },
+        }
+    }
+
+    /// The answer to `request`, or (as `Err`) the error response: none for a
+    /// notification.
+    fn respond(
+        &self,
+        request: &Value,
+        no_params: &Value,
+        crm: Option<&mut Crm>,
+    ) -> Result<Answered, Option<Value>> {
         let Value::Object(_) = request else {
-            exchange.response =
-                Some(error_response(Value::Null, codes::INVALID_REQUEST, "Invalid Request"));
-            return exchange;
+            return Err(Some(error_response(
+                Value::Null,
+                codes::INVALID_REQUEST,
+                "Invalid Request",
+            )));
         };
         let id = json::get(request, "id").cloned();
         let method = json::get(request, "method").and_then(|m| match m {
@@ -260,60 +291,44 @@ impl McpServer {
         });
         let version_ok = json::get(request, "jsonrpc") == Some(&string("2.0"));
         let (Some(method), true) = (method, version_ok) else {
-            exchange.response = Some(error_response(
+            return Err(Some(error_response(
                 id.unwrap_or(Value::Null),
                 codes::INVALID_REQUEST,
                 "Invalid Request",
-            ));
-            return exchange;
+            )));
         };
         let Some(id) = id else {
             // A notification (`notifications/initialized`, …): no answer.
-            return exchange;
+            return Err(None);
         };
-        let params = json::get(request, "params").cloned().unwrap_or(Value::Object(Vec::new()));
-        let result = match method {
+        let params = json::get(request, "params").unwrap_or(no_params);
+        match method {
             "initialize" => {
-                let requested = json::get(&params, "protocolVersion").and_then(|v| match v {
+                let requested = json::get(params, "protocolVersion").and_then(|v| match v {
                     Value::Str(s) => Some(s.as_str()),
                     _ => None,
                 });
-                self.initialize_result(requested)
+                Ok(Answered { id, result: self.initialize_result(requested), call: None })
             }
-            "ping" => Value::Object(Vec::new()),
-            "tools/list" => self.tools_list(),
+            "ping" => Ok(Answered { id, result: Value::Object(Vec::new()), call: None }),
+            "tools/list" => Ok(Answered { id, result: self.tools_list(), call: None }),
             "tools/call" => {
-                let name = match json::get(&params, "name") {
-                    Some(Value::Str(name)) => name.clone(),
-                    _ => {
-                        exchange.response = Some(error_response(
-                            id,
-                            codes::INVALID_PARAMS,
-                            "Invalid request parameters",
-                        ));
-                        return exchange;
-                    }
+                let Some(Value::Str(name)) = json::get(params, "name") else {
+                    return Err(Some(error_response(
+                        id,
+                        codes::INVALID_PARAMS,
+                        "Invalid request parameters",
+                    )));
                 };
-                let arguments =
-                    json::get(&params, "arguments").cloned().unwrap_or(Value::Object(Vec::new()));
+                let arguments = json::get(params, "arguments").unwrap_or(no_params);
                 let Some(crm) = crm else {
-                    exchange.response =
-                        Some(error_response(id, codes::INTERNAL_ERROR, "Internal error"));
-                    return exchange;
+                    return Err(Some(error_response(id, codes::INTERNAL_ERROR, "Internal error")));
                 };
-                let call = self.call_tool(&name, &arguments, crm);
-                let result = call.result.clone();
-                exchange.call = Some(call);
-                result
+                let call = self.call_tool(name, arguments, crm);
+                Ok(Answered { id, result: call.result.clone(), call: Some(call) })
             }
-            _ => {
-                exchange.response =
-                    Some(error_response(id, codes::METHOD_NOT_FOUND, "Method not found"));
-                return exchange;
-            }
-        };
-        exchange.response = Some(result_response(id, result));
-        exchange
+            _ => Err(Some(error_response(id, codes::METHOD_NOT_FOUND, "Method not found"))),
+        }
     }
 
     /// Runs one tool as FastMCP does: validate and coerce the arguments, run the body,

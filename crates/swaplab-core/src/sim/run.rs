@@ -555,22 +555,22 @@ impl<'a, 'r> Run<'a, 'r> {
                     return Run::refuse(record, &message);
                 };
                 let ping = self.request("ping", Value::Object(Vec::new()));
-                let exchange = server.handle(&ping, &mut self.crm);
+                let exchange = server.handle_owned(ping, &mut self.crm);
                 self.exchanges.push(Arc::new(exchange));
                 let call = self.request(
                     "tools/call",
                     object([("name", string(remote.tool)), ("arguments", record.args.clone())]),
                 );
-                let exchange = Arc::new(server.handle(&call, &mut self.crm));
+                let exchange = Arc::new(server.handle_owned(call, &mut self.crm));
                 self.exchanges.push(exchange.clone());
-                let result =
-                    exchange.response.as_ref().and_then(|r| json::get(r, "result")).cloned();
                 if let Some(call) = &exchange.call {
                     record.client_calls.clone_from(&call.client_calls);
                     record.unsupported.clone_from(&call.unsupported);
                 }
+                let payload =
+                    mcp_payload(exchange.response.as_ref().and_then(|r| json::get(r, "result")));
                 record.exchange = Some(exchange);
-                match mcp_payload(result.as_ref()) {
+                match payload {
                     None => {
                         record.model_sees = Some(error_json(&format!(
                             "Tool '{}' encountered an error.",
