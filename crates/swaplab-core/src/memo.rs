@@ -370,9 +370,10 @@ impl KeptAttacks {
         }
         let report = Arc::new(run());
         let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
-        if kept.entries.len() >= KeptAttacks::MOST {
-            kept.entries.sort_by_key(|entry| std::cmp::Reverse(entry.used));
-            kept.entries.truncate(KeptAttacks::MOST - 1);
+        while kept.entries.len() >= KeptAttacks::MOST {
+            let oldest = kept.entries.iter().enumerate().min_by_key(|(_, entry)| entry.used);
+            let Some((at, _)) = oldest else { break };
+            kept.entries.swap_remove(at);
         }
         kept.entries.push(KeptAttack {
             project: project.clone(),

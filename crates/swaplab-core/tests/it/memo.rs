@@ -78,6 +78,15 @@ fn an_attack_is_run_again_only_on_a_side_whose_inputs_changed() {
         ..Default::default()
     };
     assert_eq!(with.attack(&options), Simulation::new(&third).attack(&options));
+    // A reader trying many options keeps at most eight attacks.
+    for victim in 0..20 {
+        let options = swaplab_core::sim::attack::AttackOptions {
+            victim: Some(format!("no-such-contact-{victim}")),
+            ..Default::default()
+        };
+        let _ = with.attack(&options);
+    }
+    assert_eq!(memo.attacks_kept(), 8);
 }
 
 #[test]
