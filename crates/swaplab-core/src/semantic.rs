@@ -299,7 +299,7 @@ pub fn semantic_changes(report: &WorkspaceReport) -> Vec<SemanticChange> {
     for id in ids {
         skill_changes(report, id, &mut out);
     }
-    out.sort_by(|x, y| sort_key(x).cmp(&sort_key(y)));
+    crate::order::sort_by(&mut out, |x, y| sort_key(x).cmp(&sort_key(y)));
     out
 }
 

@@ -199,7 +199,7 @@ impl ProseScan {
             |found: Vec<(usize, &str)>| found.into_iter().map(|(_, s)| s.to_owned()).collect();
         let mut underscored: Vec<String> =
             underscored_words(text).into_iter().map(str::to_owned).collect();
-        underscored.sort_unstable();
+        crate::order::sort(&mut underscored);
         underscored.dedup();
         ProseScan {
             skill_refs: owned(find_at_references(text, "skill")),

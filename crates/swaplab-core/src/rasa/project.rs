@@ -395,10 +395,9 @@ fn assemble(
         diagnostics,
         declared_shared: BTreeMap::new(),
     };
-    report.declared_shared = report
-        .loaded_skills()
-        .map(|skill| (skill.id.clone(), report.declared_shared_of(skill)))
-        .collect();
+    report.declared_shared = crate::order::map_of(
+        report.loaded_skills().map(|skill| (skill.id.clone(), report.declared_shared_of(skill))),
+    );
     let (imports, findings) = mcp_imports(&report);
     debug_assert!(imports.is_sorted_by(|a, b| a.skill <= b.skill), "imports_of needs this");
     report.mcp_imports = imports;
@@ -415,7 +414,9 @@ fn assemble(
         }
     }
     // File by file, then by position: the order a reader scans them in.
-    report.diagnostics.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    crate::order::sort_by(&mut report.diagnostics, |a, b| {
+        (&a.file, a.span.start).cmp(&(&b.file, b.span.start))
+    });
     report
 }
 

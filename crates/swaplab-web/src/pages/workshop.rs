@@ -541,7 +541,7 @@ fn receipts_report(paste: &Paste, infos: &[ExerciseInfo]) -> Html {
     let people = roster(paste);
     let mut columns: Vec<u32> = infos.iter().map(|e| e.number).collect();
     columns.extend(people.iter().flat_map(|p| p.done.iter().copied()));
-    columns.sort_unstable();
+    swaplab_core::order::sort(&mut columns);
     columns.dedup();
     let title_of = |n: u32| {
         infos

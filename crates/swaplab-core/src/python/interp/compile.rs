@@ -110,7 +110,9 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         }
     }
     diagnostics.append(&mut module.diagnostics);
-    diagnostics.sort_by(|a, b| (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message)));
+    crate::order::sort_by(&mut diagnostics, |a, b| {
+        (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message))
+    });
     diagnostics.dedup();
     Program {
         diagnostics,
