@@ -407,7 +407,8 @@ impl Module<'_> {
             ),
         };
         let body = body.map_err(|found| self.report(source, &found));
-        let mut locals: BTreeSet<String> = params.iter().map(|p| p.name.clone()).collect();
+        let mut locals: BTreeSet<String> =
+            crate::order::set_of(params.iter().map(|p| p.name.clone()));
         if let Ok(statements) = &body {
             collect_locals(statements, &mut locals);
         }
