@@ -16,6 +16,6 @@ pub use editor::{Editor, EditorDiagnostic, EditorProps};
 pub use file_tree::{FileStatus, FileTree};
 pub use header::Header;
 pub use markdown::{Markdown, MarkdownProps, inline_code};
-pub use notice::{Notice, NoticeKind};
+pub use notice::{NoticeKind, notice};
 pub use qr::QrCode;
 pub use receipt_box::ReceiptBox;
