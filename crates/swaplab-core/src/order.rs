@@ -12,20 +12,19 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `items` by `compare`, keeping equal items in their order (like
 /// `slice::sort_by`).
-pub fn sort_by<T>(items: &mut Vec<T>, compare: impl Fn(&T, &T) -> Ordering) {
+pub fn sort_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> Ordering) {
     let order = sorted_positions(items.len(), &|a, b| compare(&items[a], &items[b]));
-    let mut slots: Vec<Option<T>> = std::mem::take(items).into_iter().map(Some).collect();
-    items.extend(order.into_iter().filter_map(|at| slots[at].take()));
+    permute(order, &mut |a, b| items.swap(a, b));
 }
 
 /// Sorts `items` in ascending order, keeping equal items in their order.
-pub fn sort<T: Ord>(items: &mut Vec<T>) {
+pub fn sort<T: Ord>(items: &mut [T]) {
     sort_by(items, T::cmp);
 }
 
 /// Sorts `items` by the key `key` gives each, keeping items with equal keys in their
 /// order (like `slice::sort_by_key`).
-pub fn sort_by_key<T, K: Ord>(items: &mut Vec<T>, key: impl Fn(&T) -> K) {
+pub fn sort_by_key<T, K: Ord>(items: &mut [T], key: impl Fn(&T) -> K) {
     sort_by(items, |a, b| key(a).cmp(&key(b)));
 }
 
@@ -36,6 +35,24 @@ fn sorted_positions(len: usize, compare: &dyn Fn(usize, usize) -> Ordering) -> V
     let mut order: Vec<usize> = (0..len).collect();
     order.sort_by(|&a, &b| compare(a, b));
     order
+}
+
+/// Moves the item at `order[k]` to `k`, for every `k`, with `swap`: each cycle of the
+/// permutation is walked once, so every item moves at most once into its place.
+#[inline(never)]
+fn permute(mut order: Vec<usize>, swap: &mut dyn FnMut(usize, usize)) {
+    for start in 0..order.len() {
+        let mut at = start;
+        loop {
+            let from = order[at];
+            order[at] = at;
+            if from == start {
+                break;
+            }
+            swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// A map of `pairs`; of pairs with equal keys, the last one's value stays (like
