@@ -276,8 +276,8 @@ fn observe(
                 Some(t) => {
                     let mut have: Vec<String> = t.input_schema.required_names().to_vec();
                     let mut want = arguments.clone();
-                    have.sort();
-                    want.sort();
+                    swaplab_core::order::sort(&mut have);
+                    swaplab_core::order::sort(&mut want);
                     (have == want, format!("it requires {}", list_or_none(&have)))
                 }
             }
@@ -351,7 +351,7 @@ fn exercise_ids(files: &'static [(&'static str, &'static str)]) -> Vec<&'static 
             (!id.contains('/')).then_some(id)
         })
         .collect();
-    ids.sort();
+    swaplab_core::order::sort(&mut ids);
     ids
 }
 

@@ -57,7 +57,7 @@ pub fn chapters() -> Vec<Chapter> {
             })
         })
         .collect();
-    chapters.sort_by_key(|c| c.number);
+    swaplab_core::order::sort_by_key(&mut chapters, |c| c.number);
     chapters
 }
 
@@ -137,7 +137,7 @@ pub fn examples_in(
             (!id.contains('/')).then_some(id)
         })
         .collect();
-    ids.sort_by_key(|id| (*id != DEFAULT_EXAMPLE, *id));
+    swaplab_core::order::sort_by_key(&mut ids, |id| (*id != DEFAULT_EXAMPLE, *id));
     ids.into_iter()
         .filter_map(|id| load(files, id, &mut Vec::new()).map(|e| e.map(|e| e.info)).transpose())
         .collect()

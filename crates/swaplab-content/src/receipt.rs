@@ -118,7 +118,7 @@ pub fn done_numbers(progress: &Progress) -> Vec<u32> {
         .filter_map(|id| id.split_once('-')?.0.parse().ok())
         .filter(|n| (1..=MAX_EXERCISE).contains(n))
         .collect();
-    numbers.sort_unstable();
+    swaplab_core::order::sort(&mut numbers);
     numbers.dedup();
     numbers
 }
@@ -433,7 +433,7 @@ pub fn roster(paste: &Paste) -> Vec<Participant> {
             .or_insert_with(|| Participant { name: String::new(), done: Vec::new(), receipts: 0 });
         entry.name.clone_from(&receipt.participant);
         entry.done.extend(&receipt.done);
-        entry.done.sort_unstable();
+        swaplab_core::order::sort(&mut entry.done);
         entry.done.dedup();
         entry.receipts += 1;
     }

@@ -590,7 +590,7 @@ pub struct FileChange {
 pub fn project_changes(old: &Project, new: &Project) -> Vec<FileChange> {
     let mut paths: Vec<&str> =
         old.files().map(|(p, _)| p).chain(new.files().map(|(p, _)| p)).collect();
-    paths.sort_unstable();
+    crate::order::sort(&mut paths);
     paths.dedup();
     paths
         .into_iter()
@@ -631,7 +631,7 @@ pub fn swap_marks(changes: &[FileChange]) -> Vec<(FileRef, ChangeStatus)> {
             areas.iter().map(|area| (FileRef::new(*area, change.path.clone()), change.status)),
         );
     }
-    marks.sort();
+    crate::order::sort(&mut marks);
     marks
 }
 

@@ -97,7 +97,7 @@ pub fn tutorial_layout(root: &Project) -> Result<Swap, String> {
             .map(|(p, t)| (p.to_owned(), t.to_owned())),
     );
     let mut after_files: BTreeMap<String, String> =
-        before.files().map(|(p, t)| (p.to_owned(), t.to_owned())).collect();
+        crate::order::map_of(before.files().map(|(p, t)| (p.to_owned(), t.to_owned())));
     let mut replaced = Vec::new();
     for (path, text) in variant {
         after_files.insert(path.to_owned(), text.to_owned());
@@ -157,7 +157,7 @@ pub fn without_imported_tools(after: &Project) -> (Project, Vec<SetAside>, Vec<K
         if !tools.is_empty() && still_local.is_empty() {
             let mut imported_by: Vec<String> =
                 moved.iter().flat_map(|tool| importers(tool)).collect();
-            imported_by.sort();
+            crate::order::sort(&mut imported_by);
             imported_by.dedup();
             set_aside.push(SetAside { path: path.to_owned(), tools, imported_by });
             continue;

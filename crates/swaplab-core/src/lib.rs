@@ -12,6 +12,7 @@ pub mod highlight;
 pub mod layout;
 pub mod markdown;
 pub mod memo;
+pub mod order;
 pub mod permalink;
 pub mod proof;
 pub mod python;

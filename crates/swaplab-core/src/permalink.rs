@@ -527,7 +527,7 @@ fn example_payload(
             .filter(|(file, _)| workspace.file(file).is_none())
             .map(|(file, _)| (file, vec![0])),
     );
-    changes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    crate::order::sort_by(&mut changes, |a, b| a.0.cmp(&b.0));
 
     let mut out = Vec::new();
     put_str(&mut out, id.as_bytes());

@@ -336,7 +336,7 @@ fn group_imports(report: &WorkspaceReport) -> Vec<ProofCheck> {
 fn group_configured(report: &WorkspaceReport) -> Vec<ProofCheck> {
     let mut imported: Vec<String> =
         report.after.mcp_imports.iter().map(|i| i.server.clone()).collect();
-    imported.sort();
+    crate::order::sort(&mut imported);
     imported.dedup();
     let configured: Vec<String> =
         report.after.integrations.servers().iter().map(|s| s.name.clone()).collect();

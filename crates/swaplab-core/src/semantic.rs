@@ -289,17 +289,13 @@ pub fn semantic_changes(report: &WorkspaceReport) -> Vec<SemanticChange> {
     mcp_servers(&report.before, &report.after, &mut out);
     project_memory(&report.before, &report.after, &mut out);
     tool_modules(&report.before, &report.after, &mut out);
-    let ids: BTreeSet<&str> = report
-        .before
-        .skills
-        .iter()
-        .chain(&report.after.skills)
-        .map(|entry| entry.dir.as_str())
-        .collect();
+    let ids: BTreeSet<&str> = crate::order::set_of(
+        report.before.skills.iter().chain(&report.after.skills).map(|entry| entry.dir.as_str()),
+    );
     for id in ids {
         skill_changes(report, id, &mut out);
     }
-    out.sort_by(|x, y| sort_key(x).cmp(&sort_key(y)));
+    crate::order::sort_by(&mut out, |x, y| sort_key(x).cmp(&sort_key(y)));
     out
 }
 
@@ -482,7 +478,7 @@ fn tool_modules(before: &ProjectReport, after: &ProjectReport, out: &mut Vec<Sem
     let old = modules(before);
     let new = modules(after);
     let imported_over_mcp: BTreeSet<&str> =
-        after.mcp_imports.iter().map(|import| import.tool.as_str()).collect();
+        crate::order::set_of(after.mcp_imports.iter().map(|import| import.tool.as_str()));
     for (path, (owner, tools)) in &old {
         let mut subject = on(out, *owner, path);
         let tool_names = || names(tools.iter().map(|t| t.name.as_str()));

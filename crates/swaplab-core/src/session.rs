@@ -359,7 +359,7 @@ impl Session {
                 .filter(|(file, _)| self.workspace.file(file).is_none())
                 .map(|(file, _)| file),
         );
-        edited.sort();
+        crate::order::sort(&mut edited);
         edited
     }
 }

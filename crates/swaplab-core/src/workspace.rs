@@ -101,7 +101,9 @@ impl Project {
         P: Into<String>,
         T: Into<String>,
     {
-        Project { files: files.into_iter().map(|(p, t)| (p.into(), t.into())).collect() }
+        Project {
+            files: crate::order::map_of(files.into_iter().map(|(p, t)| (p.into(), t.into()))),
+        }
     }
 
     /// The text of the file at `path`, if there is one.

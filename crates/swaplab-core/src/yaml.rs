@@ -986,8 +986,12 @@ pub fn to_json(value: &Value) -> serde_json::Value {
             serde_json::Value::String(String::from_utf8_lossy(bytes).into_owned())
         }
         Value::Seq(items) => items.iter().map(|item| to_json(&item.value)).collect(),
-        Value::Map(entries) => serde_json::Value::Object(
-            entries.iter().map(|(key, value)| (key.key_text(), to_json(&value.value))).collect(),
-        ),
+        Value::Map(entries) => {
+            // Inserted one by one: `collect` would link a sort of its own (`order`).
+            let mut object = serde_json::Map::new();
+            object
+                .extend(entries.iter().map(|(key, value)| (key.key_text(), to_json(&value.value))));
+            serde_json::Value::Object(object)
+        }
     }
 }

@@ -59,7 +59,9 @@ impl<'a> Findings<'a> {
 
     /// The findings in file order, duplicates removed, with a note for any dropped.
     pub(crate) fn finish(mut self) -> Vec<Diagnostic> {
-        self.list.sort_by(|a, b| (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message)));
+        crate::order::sort_by(&mut self.list, |a, b| {
+            (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message))
+        });
         self.list.dedup();
         if self.dropped > 0 {
             let at = self.list.last().map_or(Span::point(Position::START), |d| d.span);

@@ -229,7 +229,7 @@ impl<'m> SchemaBuilder<'m> {
     /// Attaches the `$defs` collected so far to `top`, sorted by name.
     pub(crate) fn finish(mut self, mut top: Schema) -> (Schema, Vec<(Span, String)>) {
         if !self.defs.is_empty() {
-            self.defs.sort_by(|a, b| a.0.cmp(&b.0));
+            crate::order::sort_by(&mut self.defs, |a, b| a.0.cmp(&b.0));
             top.defs = Some(Entries(self.defs));
         }
         (top, self.problems)

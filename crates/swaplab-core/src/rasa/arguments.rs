@@ -117,7 +117,7 @@ pub fn validate_arguments(schema: &Value, args: &Value) -> Result<(), ArgumentsR
     }
     let mut messages = Vec::new();
     let quote = |names: &mut Vec<String>| {
-        names.sort();
+        crate::order::sort(names);
         names.dedup();
         names.iter().map(|n| format!("'{n}'")).collect::<Vec<_>>().join(", ")
     };
@@ -127,7 +127,7 @@ pub fn validate_arguments(schema: &Value, args: &Value) -> Result<(), ArgumentsR
     if !found.unexpected.is_empty() {
         messages.push(format!("Unexpected argument(s): {}.", quote(&mut found.unexpected)));
     }
-    found.other.sort();
+    crate::order::sort(&mut found.other);
     found.other.dedup();
     messages.extend(found.other);
     Err(ArgumentsRefused::Invalid(InvalidArguments { messages }))

@@ -39,14 +39,16 @@ pub fn train_findings(report: &ProjectReport) -> Vec<Diagnostic> {
     // §7.3: project fields and every skill's public fields are readable from any skill;
     // built once, so the check stays linear in the number of skills.
     let shared: BTreeSet<String> =
-        readable_keys(None, &report.project_memory, &skill_memories).into_iter().collect();
-    let responses: BTreeSet<&str> = report
-        .responses
-        .iter()
-        .chain(report.skills.iter().filter_map(|entry| entry.responses.as_ref()))
-        .flat_map(|file| file.responses.iter().map(|response| response.name.as_str()))
-        .collect();
-    let ids: BTreeSet<&str> = report.skills.iter().map(|entry| entry.dir.as_str()).collect();
+        crate::order::set_of(readable_keys(None, &report.project_memory, &skill_memories));
+    let responses: BTreeSet<&str> = crate::order::set_of(
+        report
+            .responses
+            .iter()
+            .chain(report.skills.iter().filter_map(|entry| entry.responses.as_ref()))
+            .flat_map(|file| file.responses.iter().map(|response| response.name.as_str())),
+    );
+    let ids: BTreeSet<&str> =
+        crate::order::set_of(report.skills.iter().map(|entry| entry.dir.as_str()));
     // Every skill-local tool name with the skill folders defining it, in folder order;
     // built once, not scanned again for every import of every skill.
     let mut local_owners: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
@@ -136,7 +138,7 @@ fn import_findings(
 /// tools it declares.
 fn visible_tools(report: &ProjectReport, skill: &Skill) -> BTreeSet<String> {
     let mut visible: BTreeSet<String> =
-        report.local_tool_names(&skill.id).into_iter().map(str::to_owned).collect();
+        crate::order::set_of(report.local_tool_names(&skill.id).into_iter().map(str::to_owned));
     visible.extend(report.imports_of(&skill.id).iter().map(|i| i.tool.clone()));
     visible.extend(report.declared_shared_tools(skill).iter().cloned());
     visible
@@ -199,7 +201,7 @@ impl ProseScan {
             |found: Vec<(usize, &str)>| found.into_iter().map(|(_, s)| s.to_owned()).collect();
         let mut underscored: Vec<String> =
             underscored_words(text).into_iter().map(str::to_owned).collect();
-        underscored.sort_unstable();
+        crate::order::sort(&mut underscored);
         underscored.dedup();
         ProseScan {
             skill_refs: owned(find_at_references(text, "skill")),
@@ -221,7 +223,7 @@ fn incomplete_at_references(text: &str) -> Vec<String> {
     for kind in ["skill", "block", "tool"] {
         let marker = format!("@{kind}");
         let complete: BTreeSet<usize> =
-            find_at_references(text, kind).into_iter().map(|(at, _)| at).collect();
+            crate::order::set_of(find_at_references(text, kind).into_iter().map(|(at, _)| at));
         let mut search = 0;
         while let Some(n) = text[search..].find(&marker) {
             let at = search + n;

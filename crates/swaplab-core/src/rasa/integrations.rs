@@ -384,7 +384,7 @@ fn parse_server(index: usize, entry: &Node) -> Result<McpServer, SpecError> {
         .filter(|(key, _)| REJECTED_KEYS.contains(&key.as_str()))
         .collect();
     if let Some(&(_, span)) = rejected.first() {
-        rejected.sort();
+        crate::order::sort(&mut rejected);
         let names: Vec<String> = rejected.iter().map(|(key, _)| python_str_repr(key)).collect();
         return Err((
             span,
@@ -540,7 +540,7 @@ fn parse_server(index: usize, entry: &Node) -> Result<McpServer, SpecError> {
         .collect();
     if auth_pairs.len() > 1 {
         let mut keys: Vec<&str> = auth_pairs.iter().map(|(kind, _, _)| kind.key()).collect();
-        keys.sort_unstable();
+        crate::order::sort(&mut keys);
         let list: Vec<String> = keys.iter().map(|key| python_str_repr(key)).collect();
         return Err((
             auth_pairs[1].1.span,

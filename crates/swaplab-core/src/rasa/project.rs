@@ -143,21 +143,23 @@ impl ProjectReport {
 
     /// Names of the `@tool` functions in `tools/*.py`.
     pub fn shared_tool_names(&self) -> BTreeSet<&str> {
-        self.shared_tools
-            .iter()
-            .flat_map(|file| file.module.tools.iter().map(|t| t.name.as_str()))
-            .collect()
+        crate::order::set_of(
+            self.shared_tools
+                .iter()
+                .flat_map(|file| file.module.tools.iter().map(|t| t.name.as_str())),
+        )
     }
 
     /// Names of the skill-local `@tool` functions of `skill_id`.
     pub fn local_tool_names(&self, skill_id: &str) -> BTreeSet<&str> {
         self.entry(skill_id)
             .map(|entry| {
-                entry
-                    .tools
-                    .iter()
-                    .flat_map(|file| file.module.tools.iter().map(|t| t.name.as_str()))
-                    .collect()
+                crate::order::set_of(
+                    entry
+                        .tools
+                        .iter()
+                        .flat_map(|file| file.module.tools.iter().map(|t| t.name.as_str())),
+                )
             })
             .unwrap_or_default()
     }
@@ -177,10 +179,9 @@ impl ProjectReport {
     fn declared_shared_of(&self, skill: &Skill) -> BTreeSet<String> {
         // Each declared name is looked for in the shared modules: a skill declares a few,
         // and building the set of every shared tool per skill is quadratic in skills.
-        declared_names(skill)
-            .into_iter()
-            .filter(|name| self.shared_tool_names.contains(name))
-            .collect()
+        crate::order::set_of(
+            declared_names(skill).into_iter().filter(|name| self.shared_tool_names.contains(name)),
+        )
     }
 
     /// The first `@tool` named `name`, skill modules (by skill, then module) before the
@@ -205,7 +206,7 @@ impl ProjectReport {
     /// The tools a skill binds locally: its own, then the shared ones it declares.
     pub fn locally_bound(&self, skill: &Skill) -> BTreeSet<String> {
         let mut bound: BTreeSet<String> =
-            self.local_tool_names(&skill.id).into_iter().map(str::to_owned).collect();
+            crate::order::set_of(self.local_tool_names(&skill.id).into_iter().map(str::to_owned));
         bound.extend(self.declared_shared_tools(skill).iter().cloned());
         bound
     }
@@ -218,25 +219,25 @@ impl ProjectReport {
 
 /// Gate names that are not only MCP import bare names.
 fn declared_names(skill: &Skill) -> BTreeSet<String> {
-    let mcp_only: BTreeSet<String> = skill
-        .import_tool_names
-        .iter()
-        .filter_map(|reference| match parse_import(reference) {
-            Ok(ImportRef::Mcp { tool, .. }) => Some(tool),
-            _ => None,
-        })
-        .filter(|tool| {
-            !skill.tool_constraint_names.contains(tool)
-                && !skill.blocks().any(|block| block.tools.iter().any(|gate| &gate.name == tool))
-                && !skill.import_tool_names.contains(tool)
-        })
-        .collect();
-    skill
-        .tools
-        .iter()
-        .map(|gate| gate.name.clone())
-        .filter(|name| !mcp_only.contains(name))
-        .collect()
+    let mcp_only: BTreeSet<String> = crate::order::set_of(
+        skill
+            .import_tool_names
+            .iter()
+            .filter_map(|reference| match parse_import(reference) {
+                Ok(ImportRef::Mcp { tool, .. }) => Some(tool),
+                _ => None,
+            })
+            .filter(|tool| {
+                !skill.tool_constraint_names.contains(tool)
+                    && !skill
+                        .blocks()
+                        .any(|block| block.tools.iter().any(|gate| &gate.name == tool))
+                    && !skill.import_tool_names.contains(tool)
+            }),
+    );
+    crate::order::set_of(
+        skill.tools.iter().map(|gate| gate.name.clone()).filter(|name| !mcp_only.contains(name)),
+    )
 }
 
 /// Reads a project. Never fails: problems are diagnostics.
@@ -288,11 +289,12 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> Arc<ProjectRepor
     let shared_tools = tool_files(&files, "tools/", &mut |path, text| {
         memo.tool_module(path, text, || scan_tool_module(path, text))
     });
-    let dirs: BTreeSet<&str> = files
-        .keys()
-        .filter_map(|path| path.strip_prefix("skills/")?.split_once('/').map(|(dir, _)| dir))
-        .filter(|dir| !dir.starts_with('_') && !dir.is_empty())
-        .collect();
+    let dirs: BTreeSet<&str> = crate::order::set_of(
+        files
+            .keys()
+            .filter_map(|path| path.strip_prefix("skills/")?.split_once('/').map(|(dir, _)| dir))
+            .filter(|dir| !dir.starts_with('_') && !dir.is_empty()),
+    );
     let entries: Vec<(&str, Arc<SkillEntry>)> = dirs
         .into_iter()
         .map(|dir| {
@@ -369,10 +371,9 @@ fn assemble(
         skills.push(entry);
     }
 
-    let shared_tool_names = shared_tools
-        .iter()
-        .flat_map(|file| file.module.tools.iter().map(|tool| tool.name.clone()))
-        .collect();
+    let shared_tool_names = crate::order::set_of(
+        shared_tools.iter().flat_map(|file| file.module.tools.iter().map(|tool| tool.name.clone())),
+    );
     let mut local_tools_by_name = BTreeMap::new();
     let skill_modules = skills.iter().enumerate().flat_map(|(s, entry)| {
         entry.tools.iter().enumerate().map(move |(f, file)| (Some(s), f, file))
@@ -395,10 +396,9 @@ fn assemble(
         diagnostics,
         declared_shared: BTreeMap::new(),
     };
-    report.declared_shared = report
-        .loaded_skills()
-        .map(|skill| (skill.id.clone(), report.declared_shared_of(skill)))
-        .collect();
+    report.declared_shared = crate::order::map_of(
+        report.loaded_skills().map(|skill| (skill.id.clone(), report.declared_shared_of(skill))),
+    );
     let (imports, findings) = mcp_imports(&report);
     debug_assert!(imports.is_sorted_by(|a, b| a.skill <= b.skill), "imports_of needs this");
     report.mcp_imports = imports;
@@ -415,7 +415,9 @@ fn assemble(
         }
     }
     // File by file, then by position: the order a reader scans them in.
-    report.diagnostics.sort_by(|a, b| (&a.file, a.span.start).cmp(&(&b.file, b.span.start)));
+    crate::order::sort_by(&mut report.diagnostics, |a, b| {
+        (&a.file, a.span.start).cmp(&(&b.file, b.span.start))
+    });
     report
 }
 
@@ -586,7 +588,8 @@ fn mcp_imports(report: &ProjectReport) -> (Vec<McpImport>, Vec<Diagnostic>) {
         }
     }
     // MCPRuntime.prepare: each referenced server, in sorted order, must be configured.
-    let servers: BTreeSet<&str> = imports.iter().map(|import| import.server.as_str()).collect();
+    let servers: BTreeSet<&str> =
+        crate::order::set_of(imports.iter().map(|import| import.server.as_str()));
     for server in servers {
         if report.integrations.server(server).is_none()
             && let Some(first) = imports.iter().find(|import| import.server == server)

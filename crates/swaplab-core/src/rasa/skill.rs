@@ -679,7 +679,7 @@ fn read_frontmatter(skill_id: &str, front: &Node) -> Result<Skill, Failure> {
         .collect();
     if let Some(first) = unknown.first() {
         let mut names: Vec<String> = unknown.iter().map(|key| key.key_text()).collect();
-        names.sort();
+        crate::order::sort(&mut names);
         return Err(fail(
             "skill.markdown.unknown_frontmatter_key",
             format!("Unknown key(s): {}", names.join(", ")),
@@ -922,7 +922,7 @@ fn read_import_tools(skill: &mut Skill, value: &Node) -> Result<Vec<(String, Spa
     let in_file_order: Vec<(String, Span)> =
         skill.import_tool_names.drain(..).zip(skill.import_spans.drain(..)).collect();
     let mut pairs = in_file_order.clone();
-    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    crate::order::sort_by(&mut pairs, |a, b| a.0.cmp(&b.0));
     pairs.dedup_by(|a, b| a.0 == b.0);
     (skill.import_tool_names, skill.import_spans) = pairs.into_iter().unzip();
     Ok(in_file_order)

@@ -132,16 +132,15 @@ pub fn compile_tools_with(
     project: &Project,
     memo: &mut Memo,
 ) -> BTreeMap<String, Arc<Program>> {
-    report
-        .shared_tools
-        .iter()
-        .chain(report.skills.iter().flat_map(|e| e.tools.iter()))
-        .map(|file| {
-            let text = project.file(&file.path).unwrap_or_default();
-            let program = memo.program(&file.path, text, || compile_module(&file.path, text));
-            (file.path.clone(), program)
-        })
-        .collect()
+    crate::order::map_of(
+        report.shared_tools.iter().chain(report.skills.iter().flat_map(|e| e.tools.iter())).map(
+            |file| {
+                let text = project.file(&file.path).unwrap_or_default();
+                let program = memo.program(&file.path, text, || compile_module(&file.path, text));
+                (file.path.clone(), program)
+            },
+        ),
+    )
 }
 
 /// Starts the project against the workspace's server (if any): `Err` with the first
@@ -176,7 +175,7 @@ pub fn start_compiled<'r>(
     };
     // MCPRuntime.prepare: referenced servers in sorted order.
     let mut referenced: Vec<&str> = report.mcp_imports.iter().map(|i| i.server.as_str()).collect();
-    referenced.sort_unstable();
+    crate::order::sort(&mut referenced);
     referenced.dedup();
     let integrations = &report.integrations;
     for id in referenced {

@@ -590,7 +590,7 @@ fn mentions(text: &str, contacts: &[Contact]) -> Vec<(usize, String)> {
             from = end;
         }
     }
-    found.sort();
+    crate::order::sort(&mut found);
     found
 }
 
@@ -915,7 +915,7 @@ fn choose<'c>(
             let me = identified.or(caller);
             let mut others: Vec<&Contact> = contacts.iter().filter(|c| Some(&c.id) != me).collect();
             // The most records first; seed order breaks ties.
-            others.sort_by_key(|c| std::cmp::Reverse(seed.records_of(&c.id)));
+            crate::order::sort_by_key(&mut others, |c| std::cmp::Reverse(seed.records_of(&c.id)));
             others
                 .first()
                 .map(|c| (*c, "another customer (the one with the most records)".to_owned()))

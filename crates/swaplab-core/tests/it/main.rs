@@ -14,6 +14,7 @@ mod hostile;
 mod hostile_corpus;
 mod markdown;
 mod memo;
+mod order;
 mod permalink;
 mod proof;
 mod python;

@@ -47,7 +47,7 @@ fn render(node: &Node, navigator: Option<&Navigator>) -> Html {
                 && let Some(href) = attrs.iter().find(|(a, _)| *a == Attr::Href).map(|(_, v)| v)
                 && let Some((route, query, anchor)) = app_route(href)
             {
-                return internal_link(navigator, route, query, anchor, children.collect());
+                return internal_link(navigator, route, query, anchor, None, children.collect());
             }
             let mut vtag = VTag::new(tag.name());
             for (attr, value) in attrs {
@@ -108,11 +108,15 @@ fn app_route(href: &str) -> Option<AppLink> {
     Some((route, pairs, anchor))
 }
 
-fn internal_link(
+/// A link to one of the site's routes that navigates inside the app (a modified click,
+/// for a new tab or window, is left to the browser). Pages use it too: one kind of
+/// in-app link with a query links less code than a `yew_router` `Link` per query type.
+pub fn internal_link(
     navigator: &Navigator,
     route: Route,
     query: Vec<(String, String)>,
     anchor: Option<String>,
+    class: Option<&'static str>,
     children: Vec<Html>,
 ) -> Html {
     let base = navigator.basename().unwrap_or_default().to_owned();
@@ -144,5 +148,5 @@ fn internal_link(
             }
         })
     };
-    html! { <a href={href} onclick={onclick}>{ for children }</a> }
+    html! { <a {class} href={href} onclick={onclick}>{ for children }</a> }
 }

@@ -11,33 +11,22 @@ pub enum NoticeKind {
     Warning,
 }
 
-/// Props for [`Notice`].
-#[derive(Properties, PartialEq)]
-pub struct NoticeProps {
-    /// Info or warning.
-    pub kind: NoticeKind,
-    /// What to show.
-    pub children: Html,
-    /// When set, a "Dismiss" button calls it.
-    #[prop_or_default]
-    pub on_dismiss: Option<Callback<()>>,
-}
-
-/// A notice banner.
-#[component]
-pub fn Notice(props: &NoticeProps) -> Html {
-    let class = match props.kind {
+/// A notice banner showing `children`; with `on_dismiss`, a "Dismiss" button calls it.
+/// A function, not a component: each component type links ~2 KB of Yew's lifecycle
+/// code, and a notice has no state of its own.
+pub fn notice(kind: NoticeKind, on_dismiss: Option<Callback<()>>, children: Html) -> Html {
+    let class = match kind {
         NoticeKind::Info => "notice info",
         NoticeKind::Warning => "notice warning",
     };
-    let role = match props.kind {
+    let role = match kind {
         NoticeKind::Info => "status",
         NoticeKind::Warning => "alert",
     };
     html! {
         <div class={class} role={role}>
-            <div class="notice-body">{ props.children.clone() }</div>
-            if let Some(on_dismiss) = props.on_dismiss.clone() {
+            <div class="notice-body">{ children }</div>
+            if let Some(on_dismiss) = on_dismiss {
                 <button type="button" class="link-button" onclick={move |_| on_dismiss.emit(())}>
                     { "Dismiss" }
                 </button>

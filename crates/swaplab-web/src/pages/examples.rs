@@ -6,6 +6,7 @@ use yew::prelude::*;
 use yew_router::prelude::*;
 
 use super::use_title;
+use crate::components::internal_link;
 use crate::route::Route;
 
 fn verdict_word(outcome: Outcome) -> &'static str {
@@ -26,6 +27,8 @@ fn verdict_class(outcome: Outcome) -> &'static str {
 #[component]
 pub fn ExamplesPage() -> Html {
     use_title(Some("Examples".to_owned()));
+    // Always there: pages render inside the router.
+    let navigator = use_navigator();
     let infos = match examples() {
         Ok(infos) => infos,
         Err(error) => {
@@ -55,7 +58,7 @@ pub fn ExamplesPage() -> Html {
                             count(ChangeStatus::Removed),
                         )
                     });
-                    let query = [("example", info.id)];
+                    let query = vec![("example".to_owned(), info.id.to_owned())];
                     html! {
                         <li class="card" data-example={info.id}>
                             <h2>{ info.title.clone() }</h2>
@@ -75,13 +78,10 @@ pub fn ExamplesPage() -> Html {
                                 </ul>
                             }
                             <p>
-                                <Link<Route, [(&'static str, &'static str); 1]>
-                                    to={Route::Play}
-                                    query={Some(query)}
-                                    classes="button"
-                                >
-                                    { "Open in the playground" }
-                                </Link<Route, [(&'static str, &'static str); 1]>>
+                                if let Some(navigator) = &navigator {
+                                    { internal_link(navigator, Route::Play, query, None, Some("button"),
+                                                    vec![html! { "Open in the playground" }]) }
+                                }
                             </p>
                         </li>
                     }

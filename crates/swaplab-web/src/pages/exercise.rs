@@ -660,15 +660,15 @@ fn solution_view(ex: &Exercise, workspace: &Workspace) -> Html {
             </section>
         };
     }
-    let files: Vec<FileRef> = ex
-        .solution
-        .files()
-        .map(|(file, _)| file)
-        .chain(ex.start.files().map(|(file, _)| file))
-        .filter(|file| ex.start.file(file) != ex.solution.file(file))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let files: Vec<FileRef> = swaplab_core::order::set_of(
+        ex.solution
+            .files()
+            .map(|(file, _)| file)
+            .chain(ex.start.files().map(|(file, _)| file))
+            .filter(|file| ex.start.file(file) != ex.solution.file(file)),
+    )
+    .into_iter()
+    .collect();
     html! {
         <section class="exercise-solution" aria-label="Solution">
             <h2>{ "Solution" }</h2>

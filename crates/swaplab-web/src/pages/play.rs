@@ -25,7 +25,7 @@ use crate::browser::{
     on_changed_elsewhere, record_timing, remove, replace_fragment, save, save_over, set_aside_key,
     url_with_fragment,
 };
-use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, Notice, NoticeKind};
+use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, NoticeKind};
 use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, Shared, Tab};
 use crate::panic_banner;
 use crate::state::PlayState;
@@ -831,11 +831,11 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     }
                 });
                 html! {
-                    <Notice kind={notice.kind} on_dismiss={dismiss}>
+                    { crate::components::notice(notice.kind, Some(dismiss), html! { <>
                         { notice.text.clone() }
                         { for link_actions }
                         { for actions }
-                    </Notice>
+                    </> }) }
                 }
             }) }
             <div class="play-grid">

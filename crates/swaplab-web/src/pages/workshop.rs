@@ -21,7 +21,7 @@ use yew_router::prelude::*;
 
 use super::use_title;
 use crate::browser;
-use crate::components::{Markdown, Notice, NoticeKind, QrCode};
+use crate::components::{Markdown, NoticeKind, QrCode, notice};
 use crate::route::Route;
 
 /// Where the receipts page keeps the pasted text, so a reload does not lose it.
@@ -212,9 +212,7 @@ pub fn WorkshopPage() -> Html {
             <div class="page narrow workshop">
                 { workshop_nav(Tab::Presenter) }
                 <h1>{ "Workshop" }</h1>
-                <Notice kind={NoticeKind::Warning}>
-                    <p>{ format!("The workshop plan cannot be shown: {error}") }</p>
-                </Notice>
+                { notice(NoticeKind::Warning, None, html! { <p>{ format!("The workshop plan cannot be shown: {error}") }</p> }) }
             </div>
         },
     }
@@ -431,7 +429,7 @@ pub fn WorkshopExercisesPage() -> Html {
     let print = Callback::from(|_: MouseEvent| browser::print_page());
     let body = match &*infos {
         Err(error) => html! {
-            <Notice kind={NoticeKind::Warning}><p>{ format!("The exercises cannot be listed: {error}") }</p></Notice>
+            { notice(NoticeKind::Warning, None, html! { <p>{ format!("The exercises cannot be listed: {error}") }</p> }) }
         },
         Ok(infos) if infos.is_empty() => {
             html! { <p class="muted">{ "There are no exercises yet." }</p> }
@@ -528,9 +526,7 @@ pub fn ReceiptsPage() -> Html {
                 <button type="button" onclick={on_clear} disabled={text.is_empty()}>{ "Clear" }</button>
             </p>
             if let Some(error) = &*save_error {
-                <Notice kind={NoticeKind::Warning}>
-                    <p>{ format!("The pasted text could not be kept for a reload: {error}.") }</p>
-                </Notice>
+                { notice(NoticeKind::Warning, None, html! { <p>{ format!("The pasted text could not be kept for a reload: {error}.") }</p> }) }
             }
             { receipts_report(&paste, &infos) }
         </div>
@@ -541,7 +537,7 @@ fn receipts_report(paste: &Paste, infos: &[ExerciseInfo]) -> Html {
     let people = roster(paste);
     let mut columns: Vec<u32> = infos.iter().map(|e| e.number).collect();
     columns.extend(people.iter().flat_map(|p| p.done.iter().copied()));
-    columns.sort_unstable();
+    swaplab_core::order::sort(&mut columns);
     columns.dedup();
     let title_of = |n: u32| {
         infos
@@ -554,9 +550,7 @@ fn receipts_report(paste: &Paste, infos: &[ExerciseInfo]) -> Html {
     html! {
         <>
             if paste.truncated {
-                <Notice kind={NoticeKind::Warning}>
-                    <p>{ "The pasted text is very long; only its beginning was read." }</p>
-                </Notice>
+                { notice(NoticeKind::Warning, None, html! { <p>{ "The pasted text is very long; only its beginning was read." }</p> }) }
             }
             <p class="receipts-summary" role="status">
                 { format!(

@@ -7,7 +7,7 @@ use swaplab_core::sim::crm::{Access, RecordKind};
 use yew::prelude::*;
 
 use super::analysis::Shared;
-use super::conversation::{ConversationPaneProps, RunControls};
+use super::conversation::{ConversationPaneProps, run_controls};
 
 /// Props for [`AttackPane`].
 #[derive(Properties, PartialEq)]
@@ -127,7 +127,7 @@ pub fn AttackPane(props: &AttackPaneProps) -> Html {
     let attack = &props.analysis.review.attack;
     html! {
         <div class="result attack-pane">
-            <RunControls played={run.played.clone()} choice={run.choice.clone()} on_choice={run.on_choice.clone()} />
+            { run_controls(run) }
             <h3>{ format!("In this conversation — the caller is {caller_name}") }</h3>
             if reads.is_empty() && writes.is_empty() {
                 <p class="verdict pass">{ "No other customer's record reached this conversation." }</p>

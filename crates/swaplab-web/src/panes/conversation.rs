@@ -34,9 +34,9 @@ pub struct ConversationPaneProps {
 }
 
 /// The policy picker and the project switch, shared by the conversation, attack and
-/// trace panes.
-#[component]
-pub fn RunControls(props: &ConversationPaneProps) -> Html {
+/// trace panes. A function, not a component: each component type links ~2 KB of Yew's
+/// lifecycle code, and these controls re-render with their pane anyway.
+pub fn run_controls(props: &ConversationPaneProps) -> Html {
     let choice = &props.choice;
     let scripts = &props.played.scripts;
     html! {
@@ -115,7 +115,7 @@ fn source_text(source: &ArgSource) -> String {
 #[component]
 pub fn ConversationPane(props: &ConversationPaneProps) -> Html {
     let played = &props.played;
-    let controls = html! { <RunControls played={played.clone()} choice={props.choice.clone()} on_choice={props.on_choice.clone()} /> };
+    let controls = run_controls(props);
     let transcript = match (&played.transcript, &played.startup) {
         (_, Some(failure)) => {
             return html! {

@@ -47,7 +47,7 @@ pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
             None => groups.push((&check.title, check.verdict)),
         }
     }
-    groups.sort_by_key(|(_, worst)| *worst);
+    swaplab_core::order::sort_by_key(&mut groups, |(_, worst)| *worst);
     let only = props.only.as_deref();
     let ordered = groups.iter().flat_map(|(title, _)| {
         review

@@ -8,7 +8,7 @@ use swaplab_core::workspace::Area;
 use yew::prelude::*;
 
 use super::Goto;
-use super::conversation::{ConversationPaneProps, RunControls};
+use super::conversation::{ConversationPaneProps, run_controls};
 
 /// Props for [`TracePane`].
 #[derive(Properties, PartialEq)]
@@ -37,7 +37,7 @@ pub fn TracePane(props: &TracePaneProps) -> Html {
     let server_file = run.played.server_file.clone();
     html! {
         <div class="result trace-pane">
-            <RunControls played={run.played.clone()} choice={run.choice.clone()} on_choice={run.on_choice.clone()} />
+            { run_controls(run) }
             if run.played.traces.is_empty() {
                 <p class="muted">{ "No customer id appears in this run." }</p>
             }

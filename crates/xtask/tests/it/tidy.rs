@@ -1,6 +1,7 @@
 //! The rules: every Rust file opens with `//!`; no `dbg!`, `todo!` or `unimplemented!`
-//! is committed; and `swaplab-core` depends only on crates from an allowlist, never on
-//! anything that reaches a browser, a runtime, a clock or randomness.
+//! is committed; `swaplab-core` depends only on crates from an allowlist, never on
+//! anything that reaches a browser, a runtime, a clock or randomness; and the crates in
+//! the site's wasm sort through `swaplab_core::order`, never the standard sort.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -117,6 +118,41 @@ fn no_debugging_or_placeholder_macros_are_committed() {
         }
     }
     assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_site_sorts_through_one_shared_sort() {
+    // Each standard sort links its own ~4 KB copy per element type and comparison into
+    // the wasm; `swaplab_core::order` shares one (its own use is the only one allowed).
+    let banned = [
+        ".sort()",
+        ".sort_by(",
+        ".sort_by_key(",
+        ".sort_by_cached_key(",
+        ".sort_unstable",
+        "collect::<BTreeMap",
+        "collect::<BTreeSet",
+        "collect::<std::collections::BTree",
+    ];
+    let order = root().join("crates/swaplab-core/src/order.rs");
+    let mut found = Vec::new();
+    for krate in ["swaplab-core", "swaplab-content", "swaplab-web"] {
+        let mut files = Vec::new();
+        rust_files(&root().join("crates").join(krate).join("src"), &mut files);
+        for path in files.into_iter().filter(|path| *path != order) {
+            let text = fs::read_to_string(&path).expect("readable");
+            for (number, line) in text.lines().enumerate() {
+                if banned.iter().any(|b| line.contains(b)) {
+                    found.push(format!("{}:{}: {}", path.display(), number + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "sort with swaplab_core::order (sort, sort_by, sort_by_key, map_of, set_of):\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

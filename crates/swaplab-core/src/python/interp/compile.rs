@@ -110,7 +110,9 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         }
     }
     diagnostics.append(&mut module.diagnostics);
-    diagnostics.sort_by(|a, b| (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message)));
+    crate::order::sort_by(&mut diagnostics, |a, b| {
+        (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message))
+    });
     diagnostics.dedup();
     Program {
         diagnostics,
@@ -405,7 +407,8 @@ impl Module<'_> {
             ),
         };
         let body = body.map_err(|found| self.report(source, &found));
-        let mut locals: BTreeSet<String> = params.iter().map(|p| p.name.clone()).collect();
+        let mut locals: BTreeSet<String> =
+            crate::order::set_of(params.iter().map(|p| p.name.clone()));
         if let Ok(statements) = &body {
             collect_locals(statements, &mut locals);
         }
