@@ -418,6 +418,69 @@ impl<'a> Joined<'a> {
     fn span(&self, start: usize, end: usize) -> Span {
         Span { start: self.position(start), end: self.position(end.max(start)) }
     }
+
+    /// Whether every joined line is the file line after the one before, from column 1:
+    /// then a position in the joined text is the file position shifted by the first
+    /// line. It is not when a line break that only `str.splitlines` honours (`\v`, `\f`,
+    /// `\x1c`–`\x1e`, `\x85`, U+2028, U+2029, a lone `\r`) split one editor line in two.
+    fn lines_are_file_lines(&self) -> bool {
+        let Some(&(_, first)) = self.starts.first() else { return true };
+        let origin = self.index.position(first);
+        self.starts.iter().enumerate().skip(1).all(|(n, &(_, original))| {
+            let line = u32::try_from(n).map_or(u32::MAX, |n| origin.line.saturating_add(n));
+            self.index.position(original) == Position::new(line, 1)
+        })
+    }
+}
+
+/// Byte offsets of positions in a text whose lines end at `\n` (a joined text), each
+/// found in constant time: the YAML reader's positions in a joined text are mapped back
+/// to the file through it when the joined lines are not the file's (see
+/// [`Joined::lines_are_file_lines`]).
+struct Offsets {
+    /// The index of each line's first character.
+    line_chars: Vec<usize>,
+    /// The byte offset of each character, then the text's length.
+    char_bytes: Vec<usize>,
+}
+
+impl Offsets {
+    fn new(text: &str) -> Offsets {
+        let mut line_chars = vec![0];
+        let mut char_bytes = Vec::with_capacity(text.len() + 1);
+        for (index, (at, c)) in text.char_indices().enumerate() {
+            char_bytes.push(at);
+            if c == '\n' {
+                line_chars.push(index + 1);
+            }
+        }
+        char_bytes.push(text.len());
+        Offsets { line_chars, char_bytes }
+    }
+
+    /// The byte offset of `at`, counted from [`Position::START`]; a column past its
+    /// line's end is the end of the line, a line past the text's end the text's end.
+    fn offset(&self, at: Position) -> usize {
+        let end = self.char_bytes.len() - 1;
+        let line = usize::try_from(at.line.saturating_sub(1)).unwrap_or(usize::MAX);
+        let Some(&first) = self.line_chars.get(line) else { return self.char_bytes[end] };
+        let last = self.line_chars.get(line + 1).map_or(end, |&next| next - 1);
+        let column = usize::try_from(at.column.saturating_sub(1)).unwrap_or(usize::MAX);
+        self.char_bytes[first.saturating_add(column).min(last)]
+    }
+}
+
+/// Moves every span of `node` through `to_file`.
+fn remap(node: &mut Node, to_file: &impl Fn(Position) -> Position) {
+    node.span = Span { start: to_file(node.span.start), end: to_file(node.span.end) };
+    match &mut node.value {
+        Value::Seq(items) => items.iter_mut().for_each(|item| remap(item, to_file)),
+        Value::Map(entries) => entries.iter_mut().for_each(|(key, value)| {
+            remap(key, to_file);
+            remap(value, to_file);
+        }),
+        _ => {}
+    }
 }
 
 /// The instruction body as Rasa reads it: the lines after the closing `---`, joined and
@@ -534,11 +597,25 @@ fn compile_parts(
     close_span: Span,
     findings: &mut Vec<Diagnostic>,
 ) -> Result<Skill, Failure> {
-    let origin = front.position(0);
+    // The YAML reader counts lines at `\n`; where the joined lines are the file's lines
+    // it starts at the frontmatter's first position, else its positions are mapped back
+    // through the joined text, so that a finding never points past a line's end.
+    let direct = front.lines_are_file_lines();
+    let origin = if direct { front.position(0) } else { Position::START };
+    let offsets = if direct { None } else { Some(Offsets::new(&front.text)) };
+    let to_file = |at: Position| match &offsets {
+        Some(offsets) => front.position(offsets.offset(at)),
+        None => at,
+    };
     let frontmatter = match yaml::parse(&front.text, origin) {
-        Ok(node) => node,
+        Ok(mut node) => {
+            if let Some(node) = node.as_mut().filter(|_| !direct) {
+                remap(node, &to_file);
+            }
+            node
+        }
         Err(error) => {
-            return Err(fail(yaml::SYNTAX_CODE, error.message, Span::point(error.at)));
+            return Err(fail(yaml::SYNTAX_CODE, error.message, Span::point(to_file(error.at))));
         }
     };
     let whole_front = front.span(0, front.text.len());
@@ -558,6 +635,7 @@ fn compile_parts(
     let mut skill = read_frontmatter(skill_id, &frontmatter)?;
 
     let at = |offset: usize| body_joined.position(body_lead + offset);
+    let body_direct = body_joined.lines_are_file_lines();
     let span_of = |start: usize, end: usize| body_joined.span(body_lead + start, body_lead + end);
     let sections = split_body(body);
     for section in &sections {
@@ -578,8 +656,16 @@ fn compile_parts(
                         header_span,
                     ));
                 };
-                let block =
-                    read_block(id, &body[*body_start..*body_end], at(*body_start), header_span)?;
+                let yaml_text = &body[*body_start..*body_end];
+                // As for the frontmatter: the YAML reader's own positions where the body's
+                // joined lines are the file's, else mapped back through the joined text.
+                let block = if body_direct {
+                    read_block(id, yaml_text, Placement::At(at(*body_start)), header_span)?
+                } else {
+                    let offsets = Offsets::new(yaml_text);
+                    let to_file = |position: Position| at(*body_start + offsets.offset(position));
+                    read_block(id, yaml_text, Placement::Mapped(&to_file), header_span)?
+                };
                 if skill.blocks().any(|existing| existing.block_id == block.block_id) {
                     return Err(fail(
                         BLOCK_CODE,
@@ -1346,19 +1432,40 @@ fn prose_segments(
     Ok(segments)
 }
 
+/// Where a block's YAML sits in the file.
+#[derive(Clone, Copy)]
+enum Placement<'a> {
+    /// Its lines are the file's, from this position on.
+    At(Position),
+    /// Its lines are not the file's: a position in the YAML text, counted from
+    /// [`Position::START`], is moved to the file by this.
+    Mapped(&'a dyn Fn(Position) -> Position),
+}
+
 /// One block. Mapping, duplicate and `description` messages are Rasa's; the others ours.
 fn read_block(
     id: &str,
     yaml_text: &str,
-    origin: Position,
+    placement: Placement<'_>,
     header: Span,
 ) -> Result<OrderedBlock, Failure> {
     let not_mapping =
         || fail(BLOCK_CODE, format!("Ordered block '{id}' body must be a YAML mapping."), header);
+    let (origin, to_file): (Position, &dyn Fn(Position) -> Position) = match placement {
+        Placement::At(origin) => (origin, &|at| at),
+        Placement::Mapped(to_file) => (Position::START, to_file),
+    };
     let node = match yaml::parse(yaml_text, origin) {
-        Ok(Some(node)) if node.as_map().is_some() => node,
+        Ok(Some(mut node)) if node.as_map().is_some() => {
+            if let Placement::Mapped(to_file) = placement {
+                remap(&mut node, &to_file);
+            }
+            node
+        }
         Ok(_) => return Err(not_mapping()),
-        Err(error) => return Err(fail(yaml::SYNTAX_CODE, error.message, Span::point(error.at))),
+        Err(error) => {
+            return Err(fail(yaml::SYNTAX_CODE, error.message, Span::point(to_file(error.at))));
+        }
     };
     if let Some((key, _)) = node.entry("routable") {
         // Ours: the reference gives the code, not the message.

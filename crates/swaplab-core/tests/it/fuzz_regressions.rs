@@ -12,6 +12,7 @@ use swaplab_core::diagnostic::{Diagnostic, Position};
 use swaplab_core::rasa::integrations::read_integrations;
 use swaplab_core::rasa::memory::{read_project_memory, read_skill_memory};
 use swaplab_core::rasa::responses::read_responses;
+use swaplab_core::rasa::skill::compile_skill;
 use swaplab_core::sim::conversation::read_script;
 use swaplab_core::sim::crm::read_seed;
 use swaplab_core::yaml;
@@ -113,4 +114,34 @@ fn a_yaml_error_never_points_past_the_end_of_its_line() {
         assert!(error.at.line >= origin.line, "{text:?}: {error:?}");
     }
     every_yaml_reader("%\u{FFFD}\0\nu");
+}
+
+#[test]
+fn saved_skill_inputs_give_diagnostics_inside_their_text() {
+    let saved = inputs("skill");
+    assert!(!saved.is_empty(), "the skill inputs are in fixtures/fuzz-regressions/");
+    for text in saved {
+        let compiled = compile_skill("skills/fuzzed/skill.md", "fuzzed", &text);
+        assert_inside("skills/fuzzed/skill.md", &text, &compiled.diagnostics);
+    }
+}
+
+/// Found by `skill` once its position check covered every `skill.md`: the skill reader
+/// splits a file as Python's `str.splitlines` does, so a `\x1e` (or `\v`, `\f`, `\x85`,
+/// U+2028, U+2029, a lone `\r`) ends a line for it but not for the editor, and the YAML of
+/// the frontmatter or of an ordered block then counted one line more than the file shows:
+/// a finding could point past the file's end. Such YAML is now read from its own start and
+/// every position mapped back through the joined text.
+#[test]
+fn yaml_in_a_skill_with_splitlines_only_breaks_points_into_the_file() {
+    let block = "---\ndescription: Demo.\n---\n\n:::ordered_block id=a\nsteps:\n  - id: one\n    \
+                 instructions: |\n      Read it.\x1eThen stop.\n    complete_when: x\n  - id two\n:::\n";
+    let compiled = compile_skill("skills/demo/skill.md", "demo", block);
+    let error = compiled.error.clone().expect("the block's YAML is refused");
+    assert_eq!(error.code, "swaplab.yaml.syntax", "{error:?}");
+    // `Then stop.` ends the block scalar (it is not indented) and is no key: the error is
+    // on the editor's 10th line, after the `\x1e` at column 15 (for splitlines, line 11).
+    assert_eq!(error.span.start.line, 10, "{error:?}");
+    assert!(error.span.start.column > 15, "{error:?}");
+    assert_inside("skills/demo/skill.md", block, &compiled.diagnostics);
 }

@@ -58,6 +58,32 @@ fn delimiters_and_the_frontmatter_split() {
 }
 
 #[test]
+fn frontmatter_findings_point_at_the_line_the_editor_shows() {
+    // A form feed ends a line for Python's `splitlines` (so for Rasa) but not for the
+    // editor: the frontmatter's YAML has one line more than the file shows.
+    let unknown = "---\ndescription: one\x0c\ncolour: red\n---\nBody\n";
+    rejects(unknown, "skill.markdown.unknown_frontmatter_key", "Unknown key(s): colour", 3);
+    // A YAML error after the form feed, on the line that holds it.
+    let broken = "---\ndescription: one\x0cname: [\n---\nBody\n";
+    let error = compile_skill(FILE, "demo", broken).error.expect("rejected");
+    let line_two = broken.split('\n').nth(1).expect("a second line");
+    for at in [error.span.start, error.span.end] {
+        assert_eq!(at.line, 2, "{error:?}");
+        assert!(
+            at.column as usize <= line_two.chars().count() + 1,
+            "past the end of line 2: {error:?}"
+        );
+    }
+    // Without such breaks the positions are the YAML reader's own.
+    rejects(
+        "---\ndescription: one\n\ncolour: red\n---\nBody\n",
+        "skill.markdown.unknown_frontmatter_key",
+        "Unknown key(s): colour",
+        4,
+    );
+}
+
+#[test]
 fn frontmatter_keys_and_their_errors() {
     rejects(
         &skill("requires: session.project.ok\n", "Body\n"),
