@@ -419,6 +419,31 @@ impl<'a> Joined<'a> {
         Span { start: self.position(start), end: self.position(end.max(start)) }
     }
 
+    /// The YAML in bytes `start..end` of the joined text, every position in the file as
+    /// the editor counts it. The YAML reader counts lines at `\n`: where the joined lines
+    /// are the file's it simply starts at the file position of `start`; else it reads
+    /// from its own start and each position is mapped back through the joined text, so
+    /// that a finding never points past a line's end.
+    fn read_yaml(&self, start: usize, end: usize) -> Result<Option<Node>, Failure> {
+        let text = &self.text[start..end];
+        let refused =
+            |message: String, at: Position| fail(yaml::SYNTAX_CODE, message, Span::point(at));
+        if self.lines_are_file_lines() {
+            return yaml::parse(text, self.position(start)).map_err(|e| refused(e.message, e.at));
+        }
+        let offsets = Offsets::new(text);
+        let to_file = |at: Position| self.position(start + offsets.offset(at));
+        match yaml::parse(text, Position::START) {
+            Ok(mut node) => {
+                if let Some(node) = node.as_mut() {
+                    remap(node, &to_file);
+                }
+                Ok(node)
+            }
+            Err(error) => Err(refused(error.message, to_file(error.at))),
+        }
+    }
+
     /// Whether every joined line is the file line after the one before, from column 1:
     /// then a position in the joined text is the file position shifted by the first
     /// line. It is not when a line break that only `str.splitlines` honours (`\v`, `\f`,
@@ -597,27 +622,7 @@ fn compile_parts(
     close_span: Span,
     findings: &mut Vec<Diagnostic>,
 ) -> Result<Skill, Failure> {
-    // The YAML reader counts lines at `\n`; where the joined lines are the file's lines
-    // it starts at the frontmatter's first position, else its positions are mapped back
-    // through the joined text, so that a finding never points past a line's end.
-    let direct = front.lines_are_file_lines();
-    let origin = if direct { front.position(0) } else { Position::START };
-    let offsets = if direct { None } else { Some(Offsets::new(&front.text)) };
-    let to_file = |at: Position| match &offsets {
-        Some(offsets) => front.position(offsets.offset(at)),
-        None => at,
-    };
-    let frontmatter = match yaml::parse(&front.text, origin) {
-        Ok(mut node) => {
-            if let Some(node) = node.as_mut().filter(|_| !direct) {
-                remap(node, &to_file);
-            }
-            node
-        }
-        Err(error) => {
-            return Err(fail(yaml::SYNTAX_CODE, error.message, Span::point(to_file(error.at))));
-        }
-    };
+    let frontmatter = front.read_yaml(0, front.text.len())?;
     let whole_front = front.span(0, front.text.len());
     let empty = Node { value: Value::Map(Vec::new()), span: whole_front, plain: false };
     let frontmatter = match frontmatter {
@@ -634,8 +639,6 @@ fn compile_parts(
     }
     let mut skill = read_frontmatter(skill_id, &frontmatter)?;
 
-    let at = |offset: usize| body_joined.position(body_lead + offset);
-    let body_direct = body_joined.lines_are_file_lines();
     let span_of = |start: usize, end: usize| body_joined.span(body_lead + start, body_lead + end);
     let sections = split_body(body);
     for section in &sections {
@@ -656,16 +659,8 @@ fn compile_parts(
                         header_span,
                     ));
                 };
-                let yaml_text = &body[*body_start..*body_end];
-                // As for the frontmatter: the YAML reader's own positions where the body's
-                // joined lines are the file's, else mapped back through the joined text.
-                let block = if body_direct {
-                    read_block(id, yaml_text, Placement::At(at(*body_start)), header_span)?
-                } else {
-                    let offsets = Offsets::new(yaml_text);
-                    let to_file = |position: Position| at(*body_start + offsets.offset(position));
-                    read_block(id, yaml_text, Placement::Mapped(&to_file), header_span)?
-                };
+                let yaml = body_joined.read_yaml(body_lead + *body_start, body_lead + *body_end);
+                let block = read_block(id, yaml, header_span)?;
                 if skill.blocks().any(|existing| existing.block_id == block.block_id) {
                     return Err(fail(
                         BLOCK_CODE,
@@ -1432,40 +1427,18 @@ fn prose_segments(
     Ok(segments)
 }
 
-/// Where a block's YAML sits in the file.
-#[derive(Clone, Copy)]
-enum Placement<'a> {
-    /// Its lines are the file's, from this position on.
-    At(Position),
-    /// Its lines are not the file's: a position in the YAML text, counted from
-    /// [`Position::START`], is moved to the file by this.
-    Mapped(&'a dyn Fn(Position) -> Position),
-}
-
-/// One block. Mapping, duplicate and `description` messages are Rasa's; the others ours.
+/// One block, from its body's YAML as [`Joined::read_yaml`] read it. Mapping, duplicate
+/// and `description` messages are Rasa's; the others ours.
 fn read_block(
     id: &str,
-    yaml_text: &str,
-    placement: Placement<'_>,
+    yaml: Result<Option<Node>, Failure>,
     header: Span,
 ) -> Result<OrderedBlock, Failure> {
     let not_mapping =
         || fail(BLOCK_CODE, format!("Ordered block '{id}' body must be a YAML mapping."), header);
-    let (origin, to_file): (Position, &dyn Fn(Position) -> Position) = match placement {
-        Placement::At(origin) => (origin, &|at| at),
-        Placement::Mapped(to_file) => (Position::START, to_file),
-    };
-    let node = match yaml::parse(yaml_text, origin) {
-        Ok(Some(mut node)) if node.as_map().is_some() => {
-            if let Placement::Mapped(to_file) = placement {
-                remap(&mut node, &to_file);
-            }
-            node
-        }
-        Ok(_) => return Err(not_mapping()),
-        Err(error) => {
-            return Err(fail(yaml::SYNTAX_CODE, error.message, Span::point(to_file(error.at))));
-        }
+    let node = match yaml? {
+        Some(node) if node.as_map().is_some() => node,
+        _ => return Err(not_mapping()),
     };
     if let Some((key, _)) = node.entry("routable") {
         // Ours: the reference gives the code, not the message.
