@@ -148,8 +148,11 @@ impl Simulation {
 
     /// The attack on both sides.
     pub fn attack(&self, options: &AttackOptions) -> AttackPair {
-        let after = self.start(Side::After);
-        self.attack_started(after.as_ref().map_err(|e| &**e), options)
+        // Each side's agent is started only if its attack is not kept.
+        AttackPair {
+            before: self.attack_side(Side::Before, None, options),
+            after: self.attack_side(Side::After, None, options),
+        }
     }
 
     /// [`Simulation::attack`] with the after project already started (the review starts
