@@ -390,6 +390,10 @@ struct Joined<'a> {
     /// For each joined line: (offset in `text`, offset in the original).
     starts: Vec<(usize, usize)>,
     index: &'a LineIndex<'a>,
+    /// Whether every joined line is the file line after the one before, from column 1
+    /// (see [`Joined::lines_are_file_lines`]); worked out once, since each block's YAML
+    /// asks.
+    direct: bool,
 }
 
 impl<'a> Joined<'a> {
@@ -403,7 +407,9 @@ impl<'a> Joined<'a> {
             starts.push((text.len(), start));
             text.push_str(&original[start..end]);
         }
-        Joined { text, starts, index }
+        let mut joined = Joined { text, starts, index, direct: true };
+        joined.direct = joined.lines_are_file_lines();
+        joined
     }
 
     /// The file position of byte `offset` of the joined text.
@@ -428,7 +434,7 @@ impl<'a> Joined<'a> {
         let text = &self.text[start..end];
         let refused =
             |message: String, at: Position| fail(yaml::SYNTAX_CODE, message, Span::point(at));
-        if self.lines_are_file_lines() {
+        if self.direct {
             return yaml::parse(text, self.position(start)).map_err(|e| refused(e.message, e.at));
         }
         let offsets = Offsets::new(text);
