@@ -457,6 +457,26 @@ pub fn review_median(root: &Path, toolchain: &Toolchain) -> Result<Measured> {
         .with_context(|| format!("criterion reported no `{REVIEW_ID}` under {}", home.display()))
 }
 
+/// Runs the `highlight_growth` bench for the budget stage of `cargo xtask test` and
+/// returns its standard output (one `growth` line per input and language), echoing
+/// only the command: `budget::check_growth` reports what matters.
+pub fn highlight_growth(root: &Path, toolchain: &Toolchain) -> Result<String> {
+    let mut command = cargo(toolchain);
+    command
+        .args(["bench", "-q", "-p", "swaplab-core", "--bench", "highlight_growth", "--locked"])
+        .current_dir(root);
+    println!("    $ {}", crate::cmd::describe(&command));
+    let output = command.output().context("could not start `cargo bench`")?;
+    if !output.status.success() {
+        bail!(
+            "the highlight_growth bench failed ({}): {}",
+            exit_text(output.status),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    String::from_utf8(output.stdout).context("the bench printed something not UTF-8")
+}
+
 fn cargo(toolchain: &Toolchain) -> Command {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     command.env("PATH", &toolchain.path);
@@ -495,7 +515,12 @@ fn cargo_metadata(root: &Path, toolchain: &Toolchain) -> Result<Metadata> {
     serde_json::from_slice(&output.stdout).context("parsing cargo metadata")
 }
 
-/// Every workspace bench target as (package, bench), known areas first in their order.
+/// Bench targets that are not criterion's: `highlight_growth` prints ratios for the
+/// budget stage of `cargo xtask test` (`budget::check_growth`), not criterion's files.
+const NOT_CRITERION: &[&str] = &["highlight_growth"];
+
+/// Every workspace criterion bench target as (package, bench), known areas first in
+/// their order.
 fn bench_targets(metadata: &Metadata) -> Vec<(String, String)> {
     let mut targets: Vec<(String, String)> = metadata
         .packages
@@ -505,6 +530,7 @@ fn bench_targets(metadata: &Metadata) -> Vec<(String, String)> {
             p.targets
                 .iter()
                 .filter(|t| t.kind.iter().any(|k| k == "bench"))
+                .filter(|t| !NOT_CRITERION.contains(&t.name.as_str()))
                 .map(|t| (p.name.clone(), t.name.clone()))
         })
         .collect();
@@ -1057,6 +1083,20 @@ mod tests {
     const BENCHMARK: &str = r#"{"group_id":"review: default workspace","function_id":null,"value_str":null,"throughput":null,"full_id":"review: default workspace","directory_name":"review_ default workspace","title":"review: default workspace"}"#;
     const ESTIMATES: &str = r#"{"mean":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":600000.0,"standard_error":1.0},"median":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":592000.5,"standard_error":1.0},"median_abs_dev":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":1.0,"standard_error":1.0},"slope":null,"std_dev":{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":1.0,"standard_error":1.0}}"#;
     const SAMPLE: &str = r#"{"sampling_mode":"Linear","iters":[1.0,2.0,4.0],"times":[610000.0,1160000.0,2500000.0]}"#;
+
+    #[test]
+    fn every_criterion_bench_of_the_workspace_is_run_and_the_growth_bench_is_not() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let toolchain = Toolchain {
+            path: std::env::var_os("PATH").unwrap_or_default(),
+            chromium: None,
+            chromedriver: None,
+        };
+        let targets = bench_targets(&cargo_metadata(&root, &toolchain).unwrap());
+        let names: Vec<&str> = targets.iter().map(|(_, bench)| bench.as_str()).collect();
+        assert!(names.starts_with(&["parse", "sim", "checks"]), "{names:?}");
+        assert!(names.contains(&"scale") && !names.contains(&"highlight_growth"), "{names:?}");
+    }
 
     #[test]
     fn criterion_files_give_the_median_and_the_range_of_sample_means() {

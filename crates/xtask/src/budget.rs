@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
 use crate::tools::Toolchain;
@@ -23,6 +23,8 @@ pub struct Budgets {
     pub size: SizeBudgets,
     /// `[time]`.
     pub time: TimeBudgets,
+    /// `[growth]`.
+    pub growth: GrowthBudgets,
 }
 
 /// `[size]`: brotli sizes in KB.
@@ -47,6 +49,14 @@ pub struct TimeBudgets {
     pub rerun_ms_p95: f64,
     /// Native `review` on the default workspace, criterion's median.
     pub review_ms_median: f64,
+}
+
+/// `[growth]`: how much more an input 16 times larger may cost.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GrowthBudgets {
+    /// The syntax highlighter on its pathological inputs, 256 KiB against 16 KiB, medians.
+    pub highlight_16x_ratio_max: f64,
 }
 
 /// Reads `budgets.toml`.
@@ -175,6 +185,88 @@ pub fn check_review(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize)
     Ok(if ok { (1, 0) } else { (0, 1) })
 }
 
+/// Timings this close to the clock's resolution are noise, whatever their ratio: an
+/// input whose 256 KiB median is within this many nanoseconds of the limit passes.
+const GROWTH_SLACK_NS: f64 = 1_000_000.0;
+
+/// One line of the `highlight_growth` bench: an input as a language, its median time at
+/// 16 KiB and at 256 KiB.
+#[derive(Debug, PartialEq)]
+struct Growth {
+    input: String,
+    language: String,
+    small_ns: f64,
+    large_ns: f64,
+}
+
+impl Growth {
+    fn ratio(&self) -> f64 {
+        self.large_ns / self.small_ns.max(1.0)
+    }
+
+    fn within(&self, ratio_max: f64) -> bool {
+        self.large_ns <= self.small_ns * ratio_max + GROWTH_SLACK_NS
+    }
+}
+
+/// The bench's `growth` lines; an error if it printed none or a malformed one.
+fn parse_growth(output: &str) -> Result<Vec<Growth>> {
+    let rows = output
+        .lines()
+        .filter(|line| line.starts_with("growth\t"))
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let number = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+            match (fields.get(1), fields.get(2), number(3), number(4)) {
+                (Some(input), Some(language), Some(small_ns), Some(large_ns)) => Ok(Growth {
+                    input: (*input).to_owned(),
+                    language: (*language).to_owned(),
+                    small_ns,
+                    large_ns,
+                }),
+                _ => bail!("a malformed line from the highlight_growth bench: {line:?}"),
+            }
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if rows.is_empty() {
+        bail!("the highlight_growth bench printed no `growth` line");
+    }
+    Ok(rows)
+}
+
+/// Times the syntax highlighter's growth on its pathological inputs (the
+/// `highlight_growth` bench) and checks every input against `highlight_16x_ratio_max`;
+/// returns (passed, failed): one check, failed if any input grows too fast.
+pub fn check_growth(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize)> {
+    let ratio_max = load(root)?.growth.highlight_16x_ratio_max;
+    let rows = parse_growth(&crate::bench::highlight_growth(root, toolchain)?)?;
+    let too_fast: Vec<&Growth> = rows.iter().filter(|row| !row.within(ratio_max)).collect();
+    for row in &too_fast {
+        println!(
+            "    ✗ {} as {}: {:.3} ms at 16 KiB, {:.3} ms at 256 KiB (×{:.1})",
+            row.input,
+            row.language,
+            row.small_ns / 1e6,
+            row.large_ns / 1e6,
+            row.ratio()
+        );
+    }
+    let worst = rows
+        .iter()
+        .filter(|row| row.large_ns > GROWTH_SLACK_NS)
+        .max_by(|a, b| a.ratio().total_cmp(&b.ratio()));
+    let worst = worst.map_or_else(
+        || "every input under 1 ms".to_owned(),
+        |row| format!("worst ×{:.1}, {} as {}", row.ratio(), row.input, row.language),
+    );
+    println!(
+        "    {} highlight growth, 16× the text: {worst}; {} inputs of ×{ratio_max} budget (linear ≈ ×16)",
+        if too_fast.is_empty() { "✓" } else { "✗" },
+        rows.len(),
+    );
+    Ok(if too_fast.is_empty() { (1, 0) } else { (0, 1) })
+}
+
 struct Verdict {
     label: &'static str,
     kb: f64,
@@ -238,7 +330,8 @@ mod tests {
         assert_eq!(env[0].1, budgets.time.interactive_ms_median.to_string());
         let text = "[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n[time]\n\
                     interactive_ms_median = 500\ninteractive_throttled_ms_median = 1500\n\
-                    rerun_ms_p95 = 16\nreview_ms_median = 2.5\n";
+                    rerun_ms_p95 = 16\nreview_ms_median = 2.5\n\
+                    [growth]\nhighlight_16x_ratio_max = 64\n";
         let budgets = parse(text).unwrap();
         assert_eq!(budgets.time.review_ms_median, 2.5);
         assert_eq!(
@@ -247,6 +340,30 @@ mod tests {
         );
         assert!(parse(&format!("{text}extra_ms = 3\n")).is_err(), "unknown field accepted");
         assert!(parse("[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n").is_err(), "[time] missing");
+    }
+
+    #[test]
+    fn growth_lines_parse_and_a_quadratic_input_fails() {
+        let output = "highlight growth: …\n\
+                      growth\tbrackets\tYaml\t18000\t290000\t×16.1\n\
+                      growth\tbrackets\tPlain\t40\t45\t×1.1\n\
+                      growth\tstars\tMarkdown\t40000000\t10240000000\t×256.0\n";
+        let rows = parse_growth(output).unwrap();
+        assert_eq!(rows.len(), 3);
+        assert_eq!((rows[0].input.as_str(), rows[0].language.as_str()), ("brackets", "Yaml"));
+        assert!(rows[0].within(64.0) && rows[1].within(64.0));
+        assert!(!rows[2].within(64.0), "quadratic growth passed");
+        assert_eq!(rows[2].ratio(), 256.0);
+        // Below a millisecond the clock decides, not the code.
+        let tiny = Growth {
+            input: "x".into(),
+            language: "Yaml".into(),
+            small_ns: 1.0,
+            large_ns: 900_000.0,
+        };
+        assert!(tiny.within(64.0));
+        assert!(parse_growth("nothing here\n").is_err());
+        assert!(parse_growth("growth\tbrackets\tYaml\tfast\t1\n").is_err());
     }
 
     #[test]

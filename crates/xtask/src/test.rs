@@ -83,7 +83,19 @@ pub fn run(root: &Path) -> Result<ExitCode> {
                     failed += 1;
                 }
             }
-            Ok((passed, failed, Some("sizes and native review; browser timings in e2e".to_owned())))
+            step("The highlighter's growth on pathological inputs against budgets.toml");
+            match budget::check_growth(root, &toolchain) {
+                Ok((p, f)) => (passed, failed) = (passed + p, failed + f),
+                Err(error) => {
+                    eprintln!("xtask: budget: {error:#}");
+                    failed += 1;
+                }
+            }
+            Ok((
+                passed,
+                failed,
+                Some("sizes, native review, highlight growth; browser timings in e2e".to_owned()),
+            ))
         }));
     } else {
         for stage in ["e2e", "budget"] {
