@@ -1,39 +1,44 @@
 //! The application frame: router, header, the current page and the footer.
 
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use crate::browser::{location_hash, scroll_to_anchor};
 use crate::components::Header;
 use crate::route::{Route, switch};
+use crate::router::{Router, use_route};
 
 /// The whole app.
 #[component]
 pub fn App() -> Html {
     html! {
-        <BrowserRouter>
+        <Router>
             <a class="skip-link" href="#main">{ "Skip to content" }</a>
             <Header />
             <ScrollOnNavigation />
             <main id="main" tabindex="-1">
-                <Switch<Route> render={switch} />
+                <CurrentPage />
             </main>
             <footer class="site-footer">
                 <p>{ "Swap Lab runs entirely in your browser: no server, no LLM, no account. \
                       Your edits stay in this browser's storage." }</p>
             </footer>
-        </BrowserRouter>
+        </Router>
     }
+}
+
+/// The page of the current route.
+#[component]
+fn CurrentPage() -> Html {
+    switch(&use_route().unwrap_or(Route::NotFound))
 }
 
 /// Moving to another page starts at its top, or at the anchor the URL names, and puts
 /// keyboard focus at the start of the content, as a full page load would.
 #[component]
 fn ScrollOnNavigation() -> Html {
-    let location = use_location();
-    let path = location.map(|l| l.path().to_owned()).unwrap_or_default();
+    let route = use_route();
     let first = use_mut_ref(|| true);
-    use_effect_with(path, move |_| {
+    use_effect_with(route, move |_| {
         let initial = std::mem::replace(&mut *first.borrow_mut(), false);
         // The page renders its content after this effect: look once it has.
         let timeout = gloo::timers::callback::Timeout::new(0, move || {

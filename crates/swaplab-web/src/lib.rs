@@ -11,6 +11,7 @@ pub mod pages;
 pub mod panes;
 pub mod panic_banner;
 pub mod route;
+pub mod router;
 pub mod state;
 pub mod theme;
 

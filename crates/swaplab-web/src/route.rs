@@ -1,66 +1,96 @@
-//! The site's routes. Paths are relative to the `<base href>` Trunk writes, so the same
-//! build works at `/` and under a sub-path.
+//! The site's routes and their paths. Paths are relative to the `<base href>` Trunk
+//! writes, so the same build works at `/` and under a sub-path (`router.rs` adds it).
 
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use crate::pages::{
     ChapterPage, ExamplesPage, ExercisePage, ExercisesPage, HomePage, LearnIndexPage, NotFoundPage,
     PlayPage, ReceiptsPage, ShortExerciseLink, WorkshopExercisesPage, WorkshopPage,
 };
+use crate::router::{decode_component, encode_segment};
 
 /// Every page of the site.
-#[derive(Clone, Debug, PartialEq, Eq, Routable)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     /// What Swap Lab is and where to start.
-    #[at("/")]
     Home,
     /// The list of chapters.
-    #[at("/learn")]
     LearnIndex,
     /// One chapter.
-    #[at("/learn/:chapter")]
     Chapter {
         /// The chapter's slug.
         chapter: String,
     },
     /// The playground.
-    #[at("/play")]
     Play,
     /// The gallery of built-in examples.
-    #[at("/examples")]
     Examples,
     /// The list of exercises.
-    #[at("/exercises")]
     Exercises,
     /// One exercise.
-    #[at("/exercises/:id")]
     Exercise {
         /// The exercise's id, `NN-slug`.
         id: String,
     },
     /// The short link to an exercise, for a slide: `/x/NN`.
-    #[at("/x/:number")]
     ShortExercise {
         /// The exercise's number.
         number: String,
     },
     /// The presenter's view of the workshop.
-    #[at("/workshop")]
     Workshop,
     /// Every exercise with its short link and QR code.
-    #[at("/workshop/exercises")]
     WorkshopExercises,
     /// The facilitator's page for participants' receipts.
-    #[at("/workshop/receipts")]
     Receipts,
     /// Anything else.
-    #[not_found]
-    #[at("/404")]
     NotFound,
 }
 
 impl Route {
+    /// The route a path names (`/learn/the-swap`), relative to the base; anything the
+    /// site does not have is [`Route::NotFound`]. A trailing `/` is ignored and segments
+    /// are percent-decoded.
+    pub fn recognize(path: &str) -> Route {
+        let path = path.split(['?', '#']).next().unwrap_or_default();
+        let segments: Vec<String> =
+            path.split('/').filter(|s| !s.is_empty()).map(decode_component_segment).collect();
+        let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
+        let owned = |s: &str| s.to_owned();
+        match segments.as_slice() {
+            [] => Route::Home,
+            ["learn"] => Route::LearnIndex,
+            ["learn", chapter] => Route::Chapter { chapter: owned(chapter) },
+            ["play"] => Route::Play,
+            ["examples"] => Route::Examples,
+            ["exercises"] => Route::Exercises,
+            ["exercises", id] => Route::Exercise { id: owned(id) },
+            ["x", number] => Route::ShortExercise { number: owned(number) },
+            ["workshop"] => Route::Workshop,
+            ["workshop", "exercises"] => Route::WorkshopExercises,
+            ["workshop", "receipts"] => Route::Receipts,
+            _ => Route::NotFound,
+        }
+    }
+
+    /// The route's path, relative to the base: `/learn/the-swap`.
+    pub fn to_path(&self) -> String {
+        match self {
+            Route::Home => "/".to_owned(),
+            Route::LearnIndex => "/learn".to_owned(),
+            Route::Chapter { chapter } => format!("/learn/{}", encode_segment(chapter)),
+            Route::Play => "/play".to_owned(),
+            Route::Examples => "/examples".to_owned(),
+            Route::Exercises => "/exercises".to_owned(),
+            Route::Exercise { id } => format!("/exercises/{}", encode_segment(id)),
+            Route::ShortExercise { number } => format!("/x/{}", encode_segment(number)),
+            Route::Workshop => "/workshop".to_owned(),
+            Route::WorkshopExercises => "/workshop/exercises".to_owned(),
+            Route::Receipts => "/workshop/receipts".to_owned(),
+            Route::NotFound => "/404".to_owned(),
+        }
+    }
+
     /// The navigation section a route belongs to, for highlighting the header.
     pub fn section(&self) -> Option<&'static str> {
         match self {
@@ -76,8 +106,14 @@ impl Route {
     }
 }
 
+/// A path segment percent-decoded; unlike a query, `+` is itself.
+fn decode_component_segment(segment: &str) -> String {
+    decode_component(&segment.replace('+', "%2B"))
+}
+
 /// Renders the page for a route.
-pub fn switch(route: Route) -> Html {
+pub fn switch(route: &Route) -> Html {
+    let route = route.clone();
     match route {
         Route::Home => html! { <HomePage /> },
         Route::LearnIndex => html! { <LearnIndexPage /> },

@@ -1,7 +1,7 @@
 //! The site header: the name, the sections and the theme toggle.
 
+use crate::router::{Link, use_route};
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use crate::route::Route;
 use crate::theme::Theme;
@@ -9,7 +9,7 @@ use crate::theme::Theme;
 /// The header on every page.
 #[component]
 pub fn Header() -> Html {
-    let route = use_route::<Route>();
+    let route = use_route();
     let section = route.as_ref().and_then(Route::section);
     let theme = use_state(Theme::stored);
     let toggle = {
@@ -24,18 +24,18 @@ pub fn Header() -> Html {
         let current = section == Some(key);
         html! {
             <li>
-                <Link<Route> to={to} classes={classes!(current.then_some("current"))}>
+                <Link to={to} classes={classes!(current.then_some("current"))}>
                     <span aria-current={current.then_some("page")}>{ label }</span>
-                </Link<Route>>
+                </Link>
             </li>
         }
     };
     html! {
         <header class="site-header">
-            <Link<Route> to={Route::Home} classes="brand">
+            <Link to={Route::Home} classes="brand">
                 <span class="brand-mark" aria-hidden="true">{ "⇄" }</span>
                 <span class="brand-name">{ "Swap Lab" }</span>
-            </Link<Route>>
+            </Link>
             <nav aria-label="Sections">
                 <ul>
                     { nav_link(Route::LearnIndex, "learn", "Learn") }

@@ -6,10 +6,10 @@
 
 use std::rc::Rc;
 
+use crate::router::{Navigator, plain_click, query_pairs, use_navigator};
 use swaplab_core::markdown::{Attr, Document, Node, Tag};
 use yew::prelude::*;
 use yew::virtual_dom::VTag;
-use yew_router::prelude::*;
 
 use crate::browser::{page_anchor, scroll_to_anchor};
 use crate::route::Route;
@@ -96,21 +96,16 @@ fn app_route(href: &str) -> Option<AppLink> {
         None => (href, None),
     };
     let (path, query) = without_hash.split_once('?').unwrap_or((without_hash, ""));
-    let route = Route::recognize(path)?;
-    let pairs = query
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (k.to_owned(), v.to_owned())
-        })
-        .collect();
+    // Anything under the site's base is the app's: a path it does not have shows the
+    // not-found page, as it would on a full load.
+    let route = Route::recognize(path);
+    let pairs = query_pairs(query);
     Some((route, pairs, anchor))
 }
 
 /// A link to one of the site's routes that navigates inside the app (a modified click,
 /// for a new tab or window, is left to the browser). Pages use it too: one kind of
-/// in-app link with a query links less code than a `yew_router` `Link` per query type.
+/// in-app link with a query, built by the [`Navigator`].
 pub fn internal_link(
     navigator: &Navigator,
     route: Route,
@@ -119,26 +114,15 @@ pub fn internal_link(
     class: Option<&'static str>,
     children: Vec<Html>,
 ) -> Html {
-    let base = navigator.basename().unwrap_or_default().to_owned();
-    let mut href = format!("{base}{}", route.to_path());
-    if !query.is_empty() {
-        let pairs: Vec<String> = query.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        href = format!("{href}?{}", pairs.join("&"));
-    }
-    if let Some(anchor) = &anchor {
-        href = format!("{href}#{anchor}");
-    }
+    let href = navigator.href(&route, &query, anchor.as_deref());
     let onclick = {
         let navigator = navigator.clone();
         Callback::from(move |e: MouseEvent| {
-            if e.meta_key() || e.ctrl_key() || e.shift_key() || e.alt_key() || e.button() != 0 {
+            if !plain_click(&e) {
                 return;
             }
             e.prevent_default();
-            // A query that cannot be encoded still reaches the route itself.
-            if query.is_empty() || navigator.push_with_query(&route, &query).is_err() {
-                navigator.push(&route);
-            }
+            navigator.push_with_query(&route, &query);
             // The new page renders after this handler: look for the anchor once it has.
             if let Some(anchor) = anchor.clone() {
                 gloo::timers::callback::Timeout::new(1, move || {

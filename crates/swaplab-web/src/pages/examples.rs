@@ -1,9 +1,9 @@
 //! `/examples`: the built-in examples, each with what its swap changes.
 
+use crate::router::use_navigator;
 use swaplab_content::{Outcome, example, examples};
 use swaplab_core::diff::{ChangeStatus, project_changes};
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::use_title;
 use crate::components::internal_link;

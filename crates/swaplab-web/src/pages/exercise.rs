@@ -9,6 +9,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::router::{Link, use_navigator};
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use swaplab_content::exercise::{Evaluation, Exercise, ExerciseInfo, Style, exercise_by_number};
@@ -19,7 +20,6 @@ use swaplab_core::markdown::render;
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::play::file_statuses;
 use super::use_title;
@@ -95,7 +95,7 @@ fn exercise_row(info: &ExerciseInfo, progress: &Progress) -> Html {
     };
     html! {
         <li value={info.number.to_string()} class={classes!(state.done.then_some("done"))} data-exercise={info.id}>
-            <Link<Route> to={Route::Exercise { id: info.id.to_owned() }}>{ info.title.clone() }</Link<Route>>
+            <Link to={Route::Exercise { id: info.id.to_owned() }}>{ info.title.clone() }</Link>
             <span class="exercise-meta">
                 <span class={classes!("badge", info.style.as_str())}>{ info.style.as_str() }</span>
                 { format!(" {} min · ", info.minutes) }
@@ -135,7 +135,7 @@ pub fn ShortExerciseLink(props: &ShortExerciseLinkProps) -> Html {
             <div class="page narrow">
                 <h1>{ "No such exercise" }</h1>
                 <p>{ format!("There is no exercise number “{}”.", props.number) }</p>
-                <p><Link<Route> to={Route::Exercises}>{ "See every exercise" }</Link<Route>></p>
+                <p><Link to={Route::Exercises}>{ "See every exercise" }</Link></p>
             </div>
         },
     }
@@ -162,7 +162,7 @@ pub fn ExercisePage(props: &ExercisePageProps) -> Html {
             <div class="page narrow">
                 <h1>{ "No such exercise" }</h1>
                 <p>{ format!("There is no exercise called “{}”.", props.id) }</p>
-                <p><Link<Route> to={Route::Exercises}>{ "See every exercise" }</Link<Route>></p>
+                <p><Link to={Route::Exercises}>{ "See every exercise" }</Link></p>
             </div>
         },
         Err(error) => html! {
@@ -570,7 +570,7 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
     html! {
         <div class="page exercise-page" data-exercise={id}>
             <nav class="exercise-crumbs" aria-label="Exercises">
-                <Link<Route> to={Route::Exercises}>{ "Exercises" }</Link<Route>>
+                <Link to={Route::Exercises}>{ "Exercises" }</Link>
                 { format!(" › {} of {}", info.number, all.len()) }
             </nav>
             <header class="exercise-head">
@@ -696,10 +696,10 @@ fn solution_view(ex: &Exercise, workspace: &Workspace) -> Html {
 fn neighbour(info: Option<&ExerciseInfo>, class: &'static str, label: &'static str) -> Html {
     match info {
         Some(e) => html! {
-            <Link<Route> to={Route::Exercise { id: e.id.to_owned() }} classes={class}>
+            <Link to={Route::Exercise { id: e.id.to_owned() }} classes={class}>
                 <span class="label">{ label }</span>
                 <span class="title">{ e.title.clone() }</span>
-            </Link<Route>>
+            </Link>
         },
         None => html! { <span class={class}></span> },
     }

@@ -1,7 +1,7 @@
 //! `/`: what Swap Lab is, in two sentences, and where to start.
 
+use crate::router::Link;
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::use_title;
 use crate::route::Route;
@@ -65,9 +65,9 @@ pub fn HomePage() -> Html {
                     if let Some(chapter) = first_chapter {
                         <li class="card">
                             <h3>
-                                <Link<Route> to={Route::Chapter { chapter: chapter.slug.to_owned() }}>
+                                <Link to={Route::Chapter { chapter: chapter.slug.to_owned() }}>
                                     { "Read the tutorial" }
-                                </Link<Route>>
+                                </Link>
                             </h3>
                             <p>{ format!("Start with chapter {}, “{}”: the agent, its three skills, \
                                           and where each customer id comes from before the swap.",
@@ -75,21 +75,21 @@ pub fn HomePage() -> Html {
                         </li>
                     }
                     <li class="card">
-                        <h3><Link<Route> to={Route::Play}>{ "Open the playground" }</Link<Route>></h3>
+                        <h3><Link to={Route::Play}>{ "Open the playground" }</Link></h3>
                         <p>{ "The tutorial's project before and after the swap, the MCP server and the \
                               mock CRM, side by side. Edit any file and see what changed." }</p>
                     </li>
                     <li class="card">
-                        <h3><Link<Route> to={Route::Examples}>{ "Browse the examples" }</Link<Route>></h3>
+                        <h3><Link to={Route::Examples}>{ "Browse the examples" }</Link></h3>
                         <p>{ "Swaps to study, each opening in the playground with its files loaded." }</p>
                     </li>
                     <li class="card">
-                        <h3><Link<Route> to={Route::Exercises}>{ "Try the exercises" }</Link<Route>></h3>
+                        <h3><Link to={Route::Exercises}>{ "Try the exercises" }</Link></h3>
                         <p>{ "Broken swaps with a goal each: point at the line that leaks, or fix it. \
                               The page checks your work as you type." }</p>
                     </li>
                     <li class="card">
-                        <h3><Link<Route> to={Route::Workshop}>{ "Run a workshop" }</Link<Route>></h3>
+                        <h3><Link to={Route::Workshop}>{ "Run a workshop" }</Link></h3>
                         <p>{ "A 90-minute plan with speaker notes, short links and QR codes for every \
                               exercise, and a page that collects participants' receipts — no server." }</p>
                     </li>

@@ -3,10 +3,10 @@
 
 use std::rc::Rc;
 
+use crate::router::{Link, use_navigator};
 use swaplab_content::{Chapter, chapters};
 use swaplab_core::markdown::render_with_directives;
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::use_title;
 use crate::browser::page_anchor;
@@ -24,9 +24,9 @@ pub fn LearnIndexPage() -> Html {
                   agent and its swap to an MCP server." }</p>
             { chapter_list(&chapters()) }
             <p>{ "Then check yourself: " }
-                <Link<Route> to={Route::Exercises}>{ "the exercises" }</Link<Route>>
+                <Link to={Route::Exercises}>{ "the exercises" }</Link>
                 { " hand you broken swaps to find and fix, and the " }
-                <Link<Route> to={Route::Workshop}>{ "workshop" }</Link<Route>>
+                <Link to={Route::Workshop}>{ "workshop" }</Link>
                 { " puts chapters and exercises into a 90-minute session." }</p>
         </div>
     }
@@ -90,9 +90,9 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
                         let current = c.slug == chapter.slug;
                         html! {
                             <li value={c.number.to_string()} class={classes!(current.then_some("current"))}>
-                                <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>
+                                <Link to={Route::Chapter { chapter: c.slug.to_owned() }}>
                                     <span aria-current={current.then_some("page")}>{ c.title.clone() }</span>
-                                </Link<Route>>
+                                </Link>
                                 if current && doc.headings.iter().any(|h| h.level == 2) {
                                     <ul class="toc">{ for toc.clone() }</ul>
                                 }
@@ -165,7 +165,7 @@ fn chapter_list(chapters: &[Chapter]) -> Html {
         <ol class="chapter-list">
             { for chapters.iter().map(|c| html! {
                 <li value={c.number.to_string()}>
-                    <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title.clone() }</Link<Route>>
+                    <Link to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title.clone() }</Link>
                 </li>
             }) }
         </ol>
@@ -175,10 +175,10 @@ fn chapter_list(chapters: &[Chapter]) -> Html {
 fn neighbour(chapter: Option<&Chapter>, class: &'static str, label: &'static str) -> Html {
     match chapter {
         Some(c) => html! {
-            <Link<Route> to={Route::Chapter { chapter: c.slug.to_owned() }} classes={class}>
+            <Link to={Route::Chapter { chapter: c.slug.to_owned() }} classes={class}>
                 <span class="label">{ label }</span>
                 <span class="title">{ c.title.clone() }</span>
-            </Link<Route>>
+            </Link>
         },
         None => html! { <span class={class}></span> },
     }

@@ -1,7 +1,7 @@
 //! Any path the site does not have.
 
+use crate::router::Link;
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::use_title;
 use crate::route::Route;
@@ -15,9 +15,9 @@ pub fn NotFoundPage() -> Html {
             <h1>{ "There is no page here" }</h1>
             <p>{ "The link may be mistyped, or the page may have moved. From here you can go to:" }</p>
             <ul>
-                <li><Link<Route> to={Route::Home}>{ "the start page" }</Link<Route>></li>
-                <li><Link<Route> to={Route::LearnIndex}>{ "the chapters" }</Link<Route>></li>
-                <li><Link<Route> to={Route::Play}>{ "the playground" }</Link<Route>></li>
+                <li><Link to={Route::Home}>{ "the start page" }</Link></li>
+                <li><Link to={Route::LearnIndex}>{ "the chapters" }</Link></li>
+                <li><Link to={Route::Play}>{ "the playground" }</Link></li>
             </ul>
         </div>
     }

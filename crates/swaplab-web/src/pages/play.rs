@@ -7,7 +7,6 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
-use serde::Deserialize;
 use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
 use swaplab_core::diff::{FileChange, project_changes, swap_marks};
 use swaplab_core::memo::Memo;
@@ -17,7 +16,6 @@ use swaplab_core::sim::Side;
 use swaplab_core::sim::conversation::Policy;
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::use_title;
 use crate::browser::{
@@ -28,6 +26,7 @@ use crate::browser::{
 use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, NoticeKind};
 use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, Shared, Tab};
 use crate::panic_banner;
+use crate::router::use_query;
 use crate::state::PlayState;
 
 /// How long typing must pause before the draft is written.
@@ -35,7 +34,8 @@ const SAVE_DELAY_MS: u32 = 400;
 /// How long typing must pause before every result is recomputed.
 const ANALYSE_DELAY_MS: u32 = 120;
 
-#[derive(Deserialize, Default)]
+/// What the playground's query asks for (`?example=…&tab=…&file=…&line=…`).
+#[derive(Default)]
 struct PlayQuery {
     example: Option<String>,
     /// The result pane to show first.
@@ -55,6 +55,31 @@ struct FirstView {
     tab: Option<Tab>,
     run: Option<InitialRun>,
     goto: Option<Goto>,
+}
+
+impl PlayQuery {
+    /// The query from its pairs: a name it does not know is ignored, a repeated one
+    /// keeps its last value, and a `line` that is not a number is no line.
+    fn from_pairs(pairs: Vec<(String, String)>) -> PlayQuery {
+        let mut query = PlayQuery::default();
+        for (key, value) in pairs {
+            let slot = match key.as_str() {
+                "example" => &mut query.example,
+                "tab" => &mut query.tab,
+                "policy" => &mut query.policy,
+                "side" => &mut query.side,
+                "script" => &mut query.script,
+                "file" => &mut query.file,
+                "line" => {
+                    query.line = value.parse().ok();
+                    continue;
+                }
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        query
+    }
 }
 
 impl FirstView {
@@ -88,8 +113,7 @@ impl FirstView {
 #[component]
 pub fn PlayPage() -> Html {
     use_title(Some("Playground".to_owned()));
-    let location = use_location();
-    let query = location.and_then(|l| l.query::<PlayQuery>().ok()).unwrap_or_default();
+    let query = PlayQuery::from_pairs(use_query());
     let first = Rc::new(FirstView::of(&query));
     let mut requested = query.example;
     // A permalink in the fragment wins over `?example=`; it is read once per visit.

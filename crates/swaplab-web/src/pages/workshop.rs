@@ -8,6 +8,7 @@
 
 use std::rc::Rc;
 
+use crate::router::{Link, Navigator, use_navigator};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use swaplab_content::receipt::{Paste, read_paste, roster};
@@ -17,7 +18,6 @@ use swaplab_core::markdown::{Document, render};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::use_title;
 use crate::browser;
@@ -40,9 +40,9 @@ fn workshop_nav(current: Tab) -> Html {
         let here = tab == current;
         html! {
             <li>
-                <Link<Route> to={to} classes={classes!(here.then_some("current"))}>
+                <Link to={to} classes={classes!(here.then_some("current"))}>
                     <span aria-current={here.then_some("page")}>{ label }</span>
-                </Link<Route>>
+                </Link>
             </li>
         }
     };
@@ -359,7 +359,7 @@ fn PresenterView(props: &PresenterViewProps) -> Html {
                         ) }
                     </p>
                     <h2 id="current-step-title" class="step-heading">
-                        <Link<Route> to={view.route.clone()}>{ view.title.clone() }</Link<Route>>
+                        <Link to={view.route.clone()}>{ view.title.clone() }</Link>
                     </h2>
                     <div class={classes!("step-timer", running.then_some("running"), (elapsed > suggested_ms).then_some("over"))}>
                         <p class="timer-reading" role="timer" aria-live="off">

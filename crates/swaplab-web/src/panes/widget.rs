@@ -9,12 +9,12 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use crate::router::{plain_click, use_navigator};
 use swaplab_content::widget::{WidgetKind, WidgetSpec, parse_widget};
 use swaplab_core::diff::project_changes;
 use swaplab_core::sim::Side;
 use swaplab_core::{Area, FileRef, Workspace};
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::attack::AttackPane;
 use super::conversation::{ConversationPane, ConversationPaneProps, RunChoice};
@@ -156,9 +156,7 @@ pub fn Widget(props: &WidgetProps) -> Html {
             if let Some(line) = goto.line {
                 query.push(("line", line.to_string()));
             }
-            if navigator.push_with_query(&Route::Play, &query).is_err() {
-                navigator.push(&Route::Play);
-            }
+            navigator.push_with_query(&Route::Play, &query);
         })
     };
     let on_open = {
@@ -207,15 +205,13 @@ pub fn Widget(props: &WidgetProps) -> Html {
         let navigator = navigator;
         let spec = spec.clone();
         Callback::from(move |e: MouseEvent| {
-            if e.meta_key() || e.ctrl_key() || e.shift_key() || e.button() != 0 {
+            if !plain_click(&e) {
                 return;
             }
             let Some(navigator) = &navigator else { return };
             e.prevent_default();
             let query = spec.playground_query();
-            if navigator.push_with_query(&Route::Play, &query).is_err() {
-                navigator.push(&Route::Play);
-            }
+            navigator.push_with_query(&Route::Play, &query);
         })
     };
     html! {

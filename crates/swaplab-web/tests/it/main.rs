@@ -7,6 +7,7 @@ mod browser;
 mod core_in_wasm;
 mod editor;
 mod render;
+mod router;
 mod scale;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);

@@ -1,0 +1,293 @@
+//! The site's own small router: which [`Route`] the address bar names, moving between
+//! routes with the History API, and links that do so without reloading the page.
+//!
+//! Paths are relative to the `<base href>` Trunk writes, so the same build works at `/`
+//! and under a sub-path. [`Router`] keeps the current location (route and query) and
+//! rereads it on `popstate`; pages read it with [`use_route`] and [`use_query`] and move
+//! with the [`Navigator`] from [`use_navigator`]. [`Link`] is an `<a href>` that a plain
+//! click follows inside the app and a modified or middle click leaves to the browser (a
+//! new tab, a new window). Replaces `yew_router`, whose generic router, history and
+//! query serialisation cost the wasm more than these few functions do.
+
+use std::rc::Rc;
+
+use wasm_bindgen::JsValue;
+use yew::prelude::*;
+
+use crate::route::Route;
+
+/// Where the address bar is: the route and its query string (without `?`, as typed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Location {
+    /// The page.
+    pub route: Route,
+    /// The query string, percent-encoded as in the URL; read it with [`query_pairs`].
+    pub query: String,
+}
+
+/// Moves between routes. Cheap to clone; every clone moves the same router.
+#[derive(Clone)]
+pub struct Navigator {
+    /// The `<base href>` path without its trailing `/` (empty at the site's root).
+    base: Rc<str>,
+    /// Tells the router that the address changed.
+    moved: Callback<()>,
+}
+
+impl PartialEq for Navigator {
+    fn eq(&self, other: &Self) -> bool {
+        self.base == other.base && self.moved == other.moved
+    }
+}
+
+impl Navigator {
+    /// The `<base href>` path without its trailing `/`; `None` at the site's root.
+    pub fn basename(&self) -> Option<&str> {
+        (!self.base.is_empty()).then_some(&*self.base)
+    }
+
+    /// The `href` of a route with a query (pairs, encoded here) and an anchor.
+    pub fn href<K: AsRef<str>, V: AsRef<str>>(
+        &self,
+        route: &Route,
+        query: &[(K, V)],
+        anchor: Option<&str>,
+    ) -> String {
+        let mut href = format!("{}{}", self.base, route.to_path());
+        for (i, (key, value)) in query.iter().enumerate() {
+            href.push(if i == 0 { '?' } else { '&' });
+            href.push_str(&encode_component(key.as_ref()));
+            href.push('=');
+            href.push_str(&encode_component(value.as_ref()));
+        }
+        if let Some(anchor) = anchor {
+            href.push('#');
+            href.push_str(anchor);
+        }
+        href
+    }
+
+    /// Goes to a route, adding a history entry.
+    pub fn push(&self, route: &Route) {
+        self.go(&self.href::<&str, &str>(route, &[], None), false);
+    }
+
+    /// Goes to a route with a query, adding a history entry.
+    pub fn push_with_query<K: AsRef<str>, V: AsRef<str>>(&self, route: &Route, query: &[(K, V)]) {
+        self.go(&self.href(route, query, None), false);
+    }
+
+    /// Goes to a route in place of the current history entry.
+    pub fn replace(&self, route: &Route) {
+        self.go(&self.href::<&str, &str>(route, &[], None), true);
+    }
+
+    fn go(&self, href: &str, replace: bool) {
+        let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else { return };
+        let done = if replace {
+            history.replace_state_with_url(&JsValue::NULL, "", Some(href))
+        } else {
+            history.push_state_with_url(&JsValue::NULL, "", Some(href))
+        };
+        if done.is_ok() {
+            self.moved.emit(());
+        }
+    }
+}
+
+/// What the router shares with the pages under it.
+#[derive(Clone, PartialEq)]
+struct RouterState {
+    location: Location,
+    navigator: Navigator,
+}
+
+/// Properties of [`Router`].
+#[derive(Properties, PartialEq)]
+pub struct RouterProps {
+    /// The app under the router.
+    pub children: Html,
+}
+
+/// Keeps the current [`Location`] for everything under it and follows the browser's
+/// back and forward buttons.
+#[component]
+pub fn Router(props: &RouterProps) -> Html {
+    let base = use_memo((), |()| base_path());
+    let location = use_state_eq({
+        let base = base.clone();
+        move || current_location(&base)
+    });
+    let moved = {
+        let (base, location) = (base.clone(), location.clone());
+        use_callback((), move |(), ()| location.set(current_location(&base)))
+    };
+    {
+        let moved = moved.clone();
+        use_effect_with((), move |()| {
+            let listener = web_sys::window().map(|window| {
+                gloo::events::EventListener::new(&window, "popstate", move |_| moved.emit(()))
+            });
+            move || drop(listener)
+        });
+    }
+    let state = RouterState {
+        location: (*location).clone(),
+        navigator: Navigator { base: Rc::from(base.as_str()), moved },
+    };
+    html! {
+        <ContextProvider<RouterState> context={state}>{ props.children.clone() }</ContextProvider<RouterState>>
+    }
+}
+
+/// The current location; `None` outside a [`Router`].
+#[hook]
+pub fn use_location() -> Option<Location> {
+    use_context::<RouterState>().map(|state| state.location)
+}
+
+/// The current route; `None` outside a [`Router`].
+#[hook]
+pub fn use_route() -> Option<Route> {
+    use_location().map(|location| location.route)
+}
+
+/// The current query's pairs, decoded; empty outside a [`Router`].
+#[hook]
+pub fn use_query() -> Vec<(String, String)> {
+    use_location().map(|location| query_pairs(&location.query)).unwrap_or_default()
+}
+
+/// The navigator; `None` outside a [`Router`].
+#[hook]
+pub fn use_navigator() -> Option<Navigator> {
+    use_context::<RouterState>().map(|state| state.navigator)
+}
+
+/// Properties of [`Link`].
+#[derive(Properties, PartialEq)]
+pub struct LinkProps {
+    /// Where the link goes.
+    pub to: Route,
+    /// The `<a>`'s classes.
+    #[prop_or_default]
+    pub classes: Classes,
+    /// What the link shows.
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// A link to a route: a real `<a href>`, followed inside the app on a plain click.
+#[component]
+pub fn Link(props: &LinkProps) -> Html {
+    let navigator = use_navigator();
+    let href = match &navigator {
+        Some(navigator) => navigator.href::<&str, &str>(&props.to, &[], None),
+        None => props.to.to_path(),
+    };
+    let onclick = {
+        let to = props.to.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(navigator) = &navigator else { return };
+            if !plain_click(&e) {
+                return;
+            }
+            e.prevent_default();
+            navigator.push(&to);
+        })
+    };
+    html! { <a {href} class={props.classes.clone()} {onclick}>{ props.children.clone() }</a> }
+}
+
+/// A primary-button click with no modifier key: one the app follows itself. Any other
+/// click on a link (a new tab, a new window, a download) is the browser's.
+pub fn plain_click(e: &MouseEvent) -> bool {
+    e.button() == 0 && !(e.meta_key() || e.ctrl_key() || e.shift_key() || e.alt_key())
+}
+
+/// The `<base href>`'s path without its trailing `/`: `""` at the root, `/sub` under a
+/// sub-path.
+fn base_path() -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten())
+        .and_then(|uri| web_sys::Url::new(&uri).ok())
+        .map(|url| url.pathname())
+        .unwrap_or_default();
+    base.trim_end_matches('/').to_owned()
+}
+
+/// Where the address bar is now, relative to `base`.
+fn current_location(base: &str) -> Location {
+    let location = web_sys::window().map(|w| w.location());
+    let path = location.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
+    let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
+    let relative = path.strip_prefix(base).unwrap_or(&path);
+    Location {
+        route: Route::recognize(relative),
+        query: search.strip_prefix('?').unwrap_or(&search).to_owned(),
+    }
+}
+
+/// The pairs of a query string (`a=1&b=x%20y`), decoded; a pair without `=` has an empty
+/// value.
+pub fn query_pairs(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode_component(key), decode_component(value))
+        })
+        .collect()
+}
+
+/// Percent-decodes a query component (`+` is a space); an invalid escape stays as it is,
+/// and bytes that are not UTF-8 become U+FFFD.
+pub fn decode_component(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let digit = |at: usize| bytes.get(at).copied().and_then(hex);
+                match (digit(i + 1), digit(i + 2)) {
+                    (Some(high), Some(low)) => {
+                        out.push(u8::try_from(high * 16 + low).unwrap_or(b'?'));
+                        i += 2;
+                    }
+                    _ => out.push(b'%'),
+                }
+            }
+            byte => out.push(byte),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Percent-encodes a path segment: everything but ASCII letters, digits and `-._~`.
+pub fn encode_segment(text: &str) -> String {
+    encode(text, b"-._~")
+}
+
+/// Percent-encodes a query component: as a path segment, but `/`, `:` and `@` stay
+/// readable (`file=after/skills/x/skill.md`); `&`, `=`, `+`, `#` and spaces do not.
+pub fn encode_component(text: &str) -> String {
+    encode(text, b"-._~/:@")
+}
+
+fn encode(text: &str, keep: &[u8]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || keep.contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}

@@ -1,0 +1,79 @@
+//! The router's pure parts: every route's path reads back as the same route, unknown and
+//! hostile paths are the not-found page, and query components survive encoding.
+
+use swaplab_web::route::Route;
+use swaplab_web::router::{decode_component, encode_component, encode_segment, query_pairs};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn every_route() -> Vec<Route> {
+    vec![
+        Route::Home,
+        Route::LearnIndex,
+        Route::Chapter { chapter: "the-swap".into() },
+        Route::Play,
+        Route::Examples,
+        Route::Exercises,
+        Route::Exercise { id: "01-point-at-the-leak".into() },
+        Route::ShortExercise { number: "7".into() },
+        Route::Workshop,
+        Route::WorkshopExercises,
+        Route::Receipts,
+        Route::NotFound,
+    ]
+}
+
+#[wasm_bindgen_test]
+fn every_route_reads_back_from_its_path() {
+    for route in every_route() {
+        assert_eq!(Route::recognize(&route.to_path()), route, "{}", route.to_path());
+    }
+    assert_eq!(Route::Chapter { chapter: "the-swap".into() }.to_path(), "/learn/the-swap");
+    assert_eq!(Route::Receipts.to_path(), "/workshop/receipts");
+}
+
+#[wasm_bindgen_test]
+fn paths_are_read_as_a_browser_sends_them() {
+    assert_eq!(Route::recognize(""), Route::Home);
+    assert_eq!(Route::recognize("/learn/"), Route::LearnIndex);
+    assert_eq!(Route::recognize("/play?example=x#v1e"), Route::Play);
+    assert_eq!(
+        Route::recognize("/learn/the%2Dswap"),
+        Route::Chapter { chapter: "the-swap".into() }
+    );
+    // A `+` in a path is a plus, not a space.
+    assert_eq!(Route::recognize("/x/1+1"), Route::ShortExercise { number: "1+1".into() });
+    for unknown in ["/nowhere", "/learn/a/b", "/workshop/other", "/404", "/x", "/%ZZ"] {
+        assert_eq!(Route::recognize(unknown), Route::NotFound, "{unknown}");
+    }
+    // A hostile segment is only a name the page then does not find.
+    let hostile = Route::recognize("/learn/%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+    assert_eq!(hostile, Route::Chapter { chapter: "<script>alert(1)</script>".into() });
+    assert_eq!(
+        hostile.to_path(),
+        "/learn/%3Cscript%3Ealert%281%29%3C%2Fscript%3E",
+        "a slug cannot add path segments"
+    );
+}
+
+#[wasm_bindgen_test]
+fn query_components_round_trip() {
+    for text in ["tutorial", "after/skills/check_tickets/skill.md", "a b&c=d+e#f", "é😀", "%", ""]
+    {
+        assert_eq!(decode_component(&encode_component(text)), text, "{text}");
+        assert_eq!(decode_component(&encode_segment(text)), text, "{text}");
+    }
+    assert_eq!(encode_component("after/a b.md"), "after/a%20b.md");
+    assert!(!encode_segment("a/b").contains('/'));
+    assert_eq!(
+        query_pairs("example=tutorial&file=after%2Fa.md&line&&x=1+2&bad=%G1%"),
+        [
+            ("example".to_owned(), "tutorial".to_owned()),
+            ("file".to_owned(), "after/a.md".to_owned()),
+            ("line".to_owned(), String::new()),
+            ("x".to_owned(), "1 2".to_owned()),
+            ("bad".to_owned(), "%G1%".to_owned()),
+        ]
+    );
+    // Bytes that are not UTF-8 do not fail the page.
+    assert_eq!(decode_component("%FF"), "\u{fffd}");
+}
