@@ -1,5 +1,9 @@
 //! Swap Lab's chapters and built-in examples, embedded from `content/` at build time.
 //!
+//! The chapters' markdown is embedded only with the `chapter-text` feature (on by
+//! default); without it the crate knows each chapter's number, slug, title and path,
+//! and the web app fetches the text (see [`Chapter`]).
+//!
 //! Knows which chapters and examples exist and turns an example's folder into a
 //! [`Workspace`]. Holds no logic about Rasa or MCP: that is `swaplab-core`'s.
 
@@ -18,56 +22,50 @@ pub use exercise::{Exercise, ExerciseInfo, exercise, exercises};
 pub use expect::{Expectation, Outcome};
 
 mod embedded {
+    use super::Chapter;
+
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 }
 
 /// The example the playground opens when nothing else is asked for.
 pub const DEFAULT_EXAMPLE: &str = "tutorial";
 
-/// Every embedded file as `(path under content/, text)`, sorted by path.
+/// Every embedded file as `(path under content/, text)`, sorted by path. The chapters
+/// are among them only with the `chapter-text` feature.
 pub fn files() -> &'static [(&'static str, &'static str)] {
     embedded::FILES
 }
 
-/// A chapter of the tutorial.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A chapter of the tutorial, from `content/chapters/NN-slug.md`.
+///
+/// The index (number, slug, title, path) is always embedded; the markdown only with
+/// the `chapter-text` feature (on by default). The web app builds without it and
+/// fetches [`Chapter::path`] from the site instead: `www/index.html` copies
+/// `content/chapters/` into the built site, so a chapter's path under `content/` is
+/// also its URL relative to the site's base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chapter {
     /// Position in the reading order, from the file name's `NN-` prefix.
     pub number: u32,
     /// The URL segment: `/learn/<slug>`.
     pub slug: &'static str,
-    /// The text of the first `# ` heading.
-    pub title: String,
-    /// The chapter's markdown.
+    /// The text of the first `# ` heading (the slug when there is none).
+    pub title: &'static str,
+    /// The file's path under `content/`, like `chapters/01-the-agent.md`.
+    pub path: &'static str,
+    /// The chapter's markdown; only with the `chapter-text` feature.
+    #[cfg(feature = "chapter-text")]
     pub markdown: &'static str,
 }
 
 /// Every chapter, in reading order.
-pub fn chapters() -> Vec<Chapter> {
-    let mut chapters: Vec<Chapter> = files()
-        .iter()
-        .filter_map(|(path, text)| {
-            let name = path.strip_prefix("chapters/")?.strip_suffix(".md")?;
-            let (number, slug) = name.split_once('-')?;
-            Some(Chapter {
-                number: number.parse().ok()?,
-                slug,
-                title: title_of(text).unwrap_or(slug).to_owned(),
-                markdown: text,
-            })
-        })
-        .collect();
-    swaplab_core::order::sort_by_key(&mut chapters, |c| c.number);
-    chapters
+pub fn chapters() -> &'static [Chapter] {
+    embedded::CHAPTERS
 }
 
 /// The chapter at `/learn/<slug>`.
-pub fn chapter(slug: &str) -> Option<Chapter> {
-    chapters().into_iter().find(|c| c.slug == slug)
-}
-
-fn title_of(markdown: &str) -> Option<&str> {
-    markdown.lines().find_map(|line| line.strip_prefix("# ")).map(str::trim)
+pub fn chapter(slug: &str) -> Option<&'static Chapter> {
+    chapters().iter().find(|c| c.slug == slug)
 }
 
 /// What `example.yml` says about an example.

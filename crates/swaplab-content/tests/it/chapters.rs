@@ -4,7 +4,7 @@
 
 use swaplab_content::exercise::exercise_by_number;
 use swaplab_content::widget::{DIRECTIVE, WidgetKind, check_widget, parse_widget};
-use swaplab_content::{chapters, example, exercise, exercises};
+use swaplab_content::{chapter, chapters, example, exercise, exercises};
 use swaplab_core::markdown::{Document, Node, render, render_with_directives};
 
 /// Every `href` in a rendered document.
@@ -62,7 +62,7 @@ pub fn broken(href: &str, page: Option<&Document>) -> Option<String> {
         }),
         p if p.starts_with("/learn/") => {
             let slug = &p["/learn/".len()..];
-            let Some(chapter) = chapters().into_iter().find(|c| c.slug == slug) else {
+            let Some(chapter) = chapter(slug) else {
                 return Some(format!("no chapter `{slug}`"));
             };
             let doc = render(chapter.markdown);

@@ -20,14 +20,33 @@ fn chapters_are_numbered_uniquely_and_titled() {
     let mut numbers: Vec<u32> = chapters.iter().map(|c| c.number).collect();
     numbers.dedup();
     assert_eq!(numbers.len(), chapters.len(), "two chapters share a number");
-    for c in &chapters {
+    for c in chapters {
         assert!(!c.title.is_empty() && c.title != c.slug, "{} has no `# ` title", c.slug);
-        assert_eq!(chapter(c.slug).as_ref(), Some(c));
+        assert_eq!(chapter(c.slug), Some(c));
         assert!(
             c.slug.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-')
         );
     }
     assert_eq!(chapter("no-such-chapter"), None);
+}
+
+#[test]
+fn the_chapter_index_matches_the_chapter_files() {
+    // The web app knows chapters by this index alone and fetches `path` from the site,
+    // which serves content/chapters/ as it is: every file there must be a chapter.
+    let files_in_chapters: Vec<&str> =
+        files().iter().map(|(p, _)| *p).filter(|p| p.starts_with("chapters/")).collect();
+    let paths: Vec<&str> = chapters().iter().map(|c| c.path).collect();
+    let mut sorted = paths.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, files_in_chapters);
+    for c in chapters() {
+        assert_eq!(c.path, format!("chapters/{:02}-{}.md", c.number, c.slug));
+        let text = files().iter().find(|(p, _)| *p == c.path).map(|(_, t)| *t);
+        assert_eq!(Some(c.markdown), text, "{}", c.path);
+        let heading = c.markdown.lines().find_map(|l| l.strip_prefix("# ")).map(str::trim);
+        assert_eq!(heading, Some(c.title), "{}", c.path);
+    }
 }
 
 #[test]

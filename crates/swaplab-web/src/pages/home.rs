@@ -30,7 +30,7 @@ fn swap_in_one_picture() -> Option<(String, String)> {
 #[component]
 pub fn HomePage() -> Html {
     use_title(None);
-    let first_chapter = swaplab_content::chapters().into_iter().next();
+    let first_chapter = swaplab_content::chapters().first();
     html! {
         <div class="page home">
             <section class="hero">

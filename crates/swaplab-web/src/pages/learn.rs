@@ -22,7 +22,7 @@ pub fn LearnIndexPage() -> Html {
             <h1>{ "Chapters" }</h1>
             <p>{ "The tutorial, a chapter at a time. Each one works on the same small support \
                   agent and its swap to an MCP server." }</p>
-            { chapter_list(&chapters()) }
+            { chapter_list(chapters()) }
             <p>{ "Then check yourself: " }
                 <Link to={Route::Exercises}>{ "the exercises" }</Link>
                 { " hand you broken swaps to find and fix, and the " }
@@ -54,7 +54,9 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
             })
             .unwrap_or_default()
     });
-    use_title(Some(index.map_or_else(|| "Chapter not found".to_owned(), |i| all[i].title.clone())));
+    use_title(Some(
+        index.map_or_else(|| "Chapter not found".to_owned(), |i| all[i].title.to_owned()),
+    ));
 
     let neighbour_slug = |i: Option<usize>| i.and_then(|i| all.get(i)).map(|c| c.slug);
     use_arrow_keys(
@@ -67,7 +69,7 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
             <div class="page narrow">
                 <h1>{ "No such chapter" }</h1>
                 <p>{ format!("There is no chapter called “{}”. These are the chapters:", props.slug) }</p>
-                { chapter_list(&all) }
+                { chapter_list(all) }
             </div>
         };
     };
@@ -91,7 +93,7 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
                         html! {
                             <li value={c.number.to_string()} class={classes!(current.then_some("current"))}>
                                 <Link to={Route::Chapter { chapter: c.slug.to_owned() }}>
-                                    <span aria-current={current.then_some("page")}>{ c.title.clone() }</span>
+                                    <span aria-current={current.then_some("page")}>{ c.title }</span>
                                 </Link>
                                 if current && doc.headings.iter().any(|h| h.level == 2) {
                                     <ul class="toc">{ for toc.clone() }</ul>
@@ -165,7 +167,7 @@ fn chapter_list(chapters: &[Chapter]) -> Html {
         <ol class="chapter-list">
             { for chapters.iter().map(|c| html! {
                 <li value={c.number.to_string()}>
-                    <Link to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title.clone() }</Link>
+                    <Link to={Route::Chapter { chapter: c.slug.to_owned() }}>{ c.title }</Link>
                 </li>
             }) }
         </ol>
@@ -177,7 +179,7 @@ fn neighbour(chapter: Option<&Chapter>, class: &'static str, label: &'static str
         Some(c) => html! {
             <Link to={Route::Chapter { chapter: c.slug.to_owned() }} classes={class}>
                 <span class="label">{ label }</span>
-                <span class="title">{ c.title.clone() }</span>
+                <span class="title">{ c.title }</span>
             </Link>
         },
         None => html! { <span class={class}></span> },

@@ -72,7 +72,7 @@ fn step_view(step: &Step, exercises: &[ExerciseInfo]) -> StepView {
                 kind: found
                     .as_ref()
                     .map_or_else(|| "Chapter".to_owned(), |c| format!("Chapter {}", c.number)),
-                title: found.map_or_else(|| slug.clone(), |c| c.title),
+                title: found.map_or_else(|| slug.clone(), |c| c.title.to_owned()),
                 route: Route::Chapter { chapter: slug.clone() },
             }
         }
