@@ -1,5 +1,5 @@
 //! The only module that touches browser APIs directly: storage, the document's title
-//! and theme attribute, and the URL.
+//! and theme attribute, the URL, and fetching the site's own files.
 //!
 //! Every call tolerates a browser that refuses (private mode, full quota, a sandboxed
 //! frame): it returns `None` or an error message instead of panicking.
@@ -196,6 +196,25 @@ pub fn describe_js_error(error: &JsValue) -> String {
         (_, Some(message)) if !message.is_empty() => message,
         _ => format!("{error:?}"),
     }
+}
+
+/// Fetches one of the site's own files as text. `url` is relative to the document's
+/// base (`<base href>`), so it works at the root and under a sub-path alike. A network
+/// failure or an HTTP error status is an `Err` with a phrase for the reader.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let window = web_sys::window().ok_or_else(|| "there is no window to fetch from".to_owned())?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|e| describe_js_error(&e))?
+        .dyn_into::<web_sys::Response>()
+        .map_err(|_| "the browser's answer is not a response".to_owned())?;
+    if !response.ok() {
+        return Err(format!("the site answered HTTP {}", response.status()));
+    }
+    let text = response.text().map_err(|e| describe_js_error(&e))?;
+    let text = JsFuture::from(text).await.map_err(|e| describe_js_error(&e))?;
+    text.as_string().ok_or_else(|| "the answer is not text".to_owned())
 }
 
 /// A link to an anchor on the current page. A bare `#id` would resolve against the

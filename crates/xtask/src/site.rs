@@ -85,8 +85,8 @@ pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) 
 ///   attribute styles one element and runs nothing; content never sets one (the
 ///   markdown renderer has no `style` attribute).
 /// - `img-src 'self'`: the favicon; QR codes are inline SVG elements, not images.
-/// - `connect-src 'self'`: the app fetches its own `.wasm` and nothing else; no data
-///   leaves the page for another origin.
+/// - `connect-src 'self'`: the app fetches its own `.wasm` and the chapters' markdown
+///   (`chapters/*.md`) and nothing else; no data leaves the page for another origin.
 /// - `worker-src 'self'`: the service worker, `sw.js`.
 /// - `frame-src 'none'`, `object-src 'none'`: no frames, plugins or embedded objects.
 /// - `base-uri 'self'`: no `<base>` can point the relative links elsewhere.

@@ -1,6 +1,7 @@
 //! `/learn` and `/learn/<chapter>`: the chapters, with a table of contents and
 //! previous/next links.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::router::{Link, use_navigator};
@@ -9,7 +10,7 @@ use swaplab_core::markdown::render_with_directives;
 use yew::prelude::*;
 
 use super::use_title;
-use crate::browser::page_anchor;
+use crate::browser::{fetch_text, location_hash, page_anchor, scroll_to_anchor};
 use crate::components::Markdown;
 use crate::route::Route;
 
@@ -39,24 +40,25 @@ pub struct ChapterPageProps {
     pub slug: AttrValue,
 }
 
-/// One chapter.
+/// One chapter. Its markdown is fetched from the site (`chapters/NN-slug.md`, beside
+/// `index.html`) the first time it opens and kept in memory for the rest of the visit;
+/// until then the page says it is loading, and a failed fetch says so with a retry.
 #[component]
 pub fn ChapterPage(props: &ChapterPageProps) -> Html {
     let all = chapters();
     let index = all.iter().position(|c| c.slug == props.slug.as_str());
-    let doc = use_memo(index, |index| {
-        index
-            .map(|i| {
-                Rc::new(render_with_directives(
-                    chapters()[i].markdown,
-                    &[swaplab_content::widget::DIRECTIVE],
-                ))
-            })
-            .unwrap_or_default()
+    let (text, retry) = use_chapter_text(index.map(|i| &all[i]));
+    let loaded = matches!(text, ChapterText::Loaded(_));
+    let doc = use_memo(text.clone(), |text| match text {
+        ChapterText::Loaded(markdown) => {
+            Rc::new(render_with_directives(markdown, &[swaplab_content::widget::DIRECTIVE]))
+        }
+        _ => Rc::default(),
     });
     use_title(Some(
         index.map_or_else(|| "Chapter not found".to_owned(), |i| all[i].title.to_owned()),
     ));
+    use_scroll_to_anchor_once(loaded);
 
     let neighbour_slug = |i: Option<usize>| i.and_then(|i| all.get(i)).map(|c| c.slug);
     use_arrow_keys(
@@ -84,6 +86,22 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
             html! { <li><a href={page_anchor(&h.id)}>{ h.text.clone() }</a></li> }
         })
         .collect();
+    let body = match text {
+        ChapterText::Loaded(_) => html! { <Markdown doc={(*doc).clone()} /> },
+        ChapterText::Loading => html! {
+            <p class="loading chapter-loading" role="status">{ "Loading the chapter…" }</p>
+        },
+        ChapterText::Failed(reason) => html! {
+            <div class="notice warning chapter-failed" role="alert">
+                <div class="notice-body">
+                    { format!("“{}” could not be loaded ({reason}). Check the connection, then                                try again.", chapter.title) }
+                    <span class="notice-actions">
+                        <button type="button" onclick={move |_| retry.emit(())}>{ "Try again" }</button>
+                    </span>
+                </div>
+            </div>
+        },
+    };
     html! {
         <div class="page chapter">
             <aside class="chapter-nav" aria-label="Chapters">
@@ -95,7 +113,7 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
                                 <Link to={Route::Chapter { chapter: c.slug.to_owned() }}>
                                     <span aria-current={current.then_some("page")}>{ c.title }</span>
                                 </Link>
-                                if current && doc.headings.iter().any(|h| h.level == 2) {
+                                if current && !toc.is_empty() {
                                     <ul class="toc">{ for toc.clone() }</ul>
                                 }
                             </li>
@@ -105,7 +123,7 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
             </aside>
             <article>
                 <p class="chapter-number">{ format!("Chapter {}", chapter.number) }</p>
-                <Markdown doc={(*doc).clone()} />
+                { body }
                 <nav class="prev-next" aria-label="Chapter navigation">
                     { neighbour(previous, "prev", "← Previous") }
                     { neighbour(next, "next", "Next →") }
@@ -113,6 +131,78 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
             </article>
         </div>
     }
+}
+
+/// A chapter's markdown, as far as the page has it.
+#[derive(Clone, PartialEq)]
+enum ChapterText {
+    /// On its way (or no chapter was asked for).
+    Loading,
+    /// Fetched now or earlier in this visit.
+    Loaded(Rc<str>),
+    /// The fetch failed; why, as a phrase.
+    Failed(String),
+}
+
+thread_local! {
+    /// Every chapter fetched in this visit, by slug: coming back to one is instant.
+    static FETCHED: RefCell<Vec<(&'static str, Rc<str>)>> = const { RefCell::new(Vec::new()) };
+}
+
+fn fetched(slug: &str) -> Option<Rc<str>> {
+    FETCHED.with_borrow(|all| all.iter().find(|(s, _)| *s == slug).map(|(_, text)| text.clone()))
+}
+
+/// The chapter's markdown: from memory when this visit fetched it before, else fetched
+/// from the site; the callback fetches again after a failure.
+#[hook]
+fn use_chapter_text(chapter: Option<&'static Chapter>) -> (ChapterText, Callback<()>) {
+    let text = use_state(|| {
+        chapter.and_then(|c| fetched(c.slug)).map_or(ChapterText::Loading, ChapterText::Loaded)
+    });
+    let attempt = use_state(|| 0_u32);
+    {
+        let text = text.clone();
+        let loaded = matches!(*text, ChapterText::Loaded(_));
+        use_effect_with((chapter.map(|c| c.slug), *attempt), move |_| {
+            let Some(chapter) = chapter.filter(|_| !loaded) else { return };
+            text.set(ChapterText::Loading);
+            wasm_bindgen_futures::spawn_local(async move {
+                match fetch_text(chapter.path).await {
+                    Ok(markdown) => {
+                        let markdown: Rc<str> = markdown.into();
+                        FETCHED.with_borrow_mut(|all| {
+                            if !all.iter().any(|(s, _)| *s == chapter.slug) {
+                                all.push((chapter.slug, markdown.clone()));
+                            }
+                        });
+                        text.set(ChapterText::Loaded(markdown));
+                    }
+                    Err(reason) => text.set(ChapterText::Failed(reason)),
+                }
+            });
+        });
+    }
+    let retry = Callback::from(move |()| attempt.set(*attempt + 1));
+    ((*text).clone(), retry)
+}
+
+/// Once the chapter's text has arrived, scrolls to the anchor the URL names: the frame
+/// looked for it when the page opened, before a fetched chapter had any headings.
+#[hook]
+fn use_scroll_to_anchor_once(loaded: bool) {
+    use_effect_with(loaded, |loaded| {
+        // The page's content renders after this effect: look once it has.
+        let timeout = loaded.then(|| {
+            gloo::timers::callback::Timeout::new(0, || {
+                let hash = location_hash();
+                if !hash.is_empty() {
+                    scroll_to_anchor(&hash);
+                }
+            })
+        });
+        move || drop(timeout)
+    });
 }
 
 /// ← and → move to the previous and next chapter, unless the reader is typing or a
