@@ -55,6 +55,59 @@ test("every heading has an anchor, and a link to one lands on it", async ({ page
   watch.check();
 });
 
+test.describe("a chapter fetched from the site", () => {
+  // No service worker: its cache would answer before the route below could fail.
+  test.use({ serviceWorkers: "block" });
+
+  test("says so when it cannot load, retries, and comes back from memory", async ({ page }) => {
+    // The chapter page fetches chapters/NN-slug.md beside index.html; fail that file,
+    // first as a dropped connection, then as a missing file, then let it through late.
+    let answer = "abort";
+    const requested = [];
+    await page.route("**/chapters/*.md", async (route) => {
+      requested.push(new URL(route.request().url()).pathname);
+      if (answer === "abort") return route.abort("internetdisconnected");
+      if (answer === "404") return route.fulfill({ status: 404, contentType: "text/plain", body: "Not found.\n" });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return route.continue();
+    });
+    await open(page, "learn/the-swap");
+    const failed = page.locator(".chapter-failed");
+    await expect(failed).toHaveAttribute("role", "alert");
+    await expect(failed).toContainText("“What the swap changes” could not be loaded");
+    await expect(failed).toContainText("Failed to fetch");
+    // Never a blank page: the chapter list, the number and the neighbours stay.
+    await expect(page).toHaveTitle("What the swap changes — Swap Lab");
+    await expect(page.locator(".chapter-number")).toHaveText("Chapter 2");
+    await expect(page.getByRole("navigation", { name: "Chapter navigation" })).toContainText("The agent before the swap");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveCount(0);
+    expect(requested).toEqual([expect.stringMatching(/\/chapters\/02-the-swap\.md$/)]);
+
+    answer = "404";
+    await failed.getByRole("button", { name: "Try again" }).click();
+    await expect(failed).toContainText("HTTP 404");
+
+    answer = "continue";
+    await failed.getByRole("button", { name: "Try again" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Loading the chapter…" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("What the swap changes");
+    await expect(failed).toHaveCount(0);
+    await expect(page.locator(".widget").first()).toBeVisible();
+    expect(requested).toHaveLength(3);
+
+    // Away and back: the chapter comes from memory, with no request and no waiting.
+    answer = "abort";
+    await page.getByRole("link", { name: "← Previous" }).click();
+    await expect(page).toHaveURL(/\/learn\/the-agent$/);
+    await expect(page.locator(".chapter-failed")).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/learn\/the-swap$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("What the swap changes");
+    await expect(page.locator(".chapter-loading, .chapter-failed")).toHaveCount(0);
+    expect(requested).toHaveLength(4);
+  });
+});
+
 test("a conversation widget runs, changes policy, and opens in the playground", async ({ page }, testInfo) => {
   const watch = watchErrors(page);
   await open(page, "learn/what-survives");
