@@ -55,6 +55,19 @@ test("every heading has an anchor, and a link to one lands on it", async ({ page
   watch.check();
 });
 
+test("a link to another chapter's section lands on it once that chapter has arrived", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "learn/limits");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.evaluate(() => (window.__sameDocument = true));
+  // Chapter 7 has not been fetched yet in this page: its headings come after the click.
+  await page.locator('article a[href$="/learn/check-your-swap#what-the-review-checks"]').first().click();
+  await expect(page).toHaveURL(/\/learn\/check-your-swap#what-the-review-checks$/);
+  await expect(page.locator("h2#what-the-review-checks")).toBeInViewport();
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  watch.check();
+});
+
 test.describe("a chapter fetched from the site", () => {
   // No service worker: its cache would answer before the route below could fail.
   test.use({ serviceWorkers: "block" });

@@ -237,15 +237,22 @@ pub fn location_hash() -> String {
 /// Scrolls the element with this id to the top of the view, when it exists, and puts
 /// the anchor in the address bar so the place can be bookmarked.
 pub fn scroll_to_anchor(id: &str) -> bool {
-    let Some(window) = web_sys::window() else { return false };
-    let Some(element) = window.document().and_then(|d| d.get_element_by_id(id)) else {
+    let Some(element) =
+        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id))
+    else {
         return false;
     };
     element.scroll_into_view();
-    if let Ok(history) = window.history() {
+    set_anchor(id);
+    true
+}
+
+/// Puts `#id` in the address bar without scrolling or adding a history entry: a page
+/// whose content arrives later (a chapter being fetched) finds it there once it has.
+pub fn set_anchor(id: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&page_anchor(id)));
     }
-    true
 }
 
 /// Whether a key press belongs to a form field (so page shortcuts leave it alone).

@@ -11,7 +11,7 @@ use swaplab_core::markdown::{Attr, Document, Node, Tag};
 use yew::prelude::*;
 use yew::virtual_dom::VTag;
 
-use crate::browser::{page_anchor, scroll_to_anchor};
+use crate::browser::{page_anchor, scroll_to_anchor, set_anchor};
 use crate::route::Route;
 
 /// Props for [`Markdown`].
@@ -124,7 +124,10 @@ pub fn internal_link(
             e.prevent_default();
             navigator.push_with_query(&route, &query);
             // The new page renders after this handler: look for the anchor once it has.
+            // The URL names it at once, so a chapter still being fetched scrolls to it
+            // when its text arrives (`pages/learn.rs`).
             if let Some(anchor) = anchor.clone() {
+                set_anchor(&anchor);
                 gloo::timers::callback::Timeout::new(1, move || {
                     scroll_to_anchor(&anchor);
                 })
