@@ -94,7 +94,7 @@ pub fn ChapterPage(props: &ChapterPageProps) -> Html {
         ChapterText::Failed(reason) => html! {
             <div class="notice warning chapter-failed" role="alert">
                 <div class="notice-body">
-                    { format!("“{}” could not be loaded ({reason}). Check the connection, then                                try again.", chapter.title) }
+                    { format!("“{}” could not be loaded ({reason}). Check the connection, then try again.", chapter.title) }
                     <span class="notice-actions">
                         <button type="button" onclick={move |_| retry.emit(())}>{ "Try again" }</button>
                     </span>
