@@ -269,9 +269,13 @@ struct Report {
     browser: Result<Browser, String>,
     /// The per-edit work on generated workspaces, timed in Chromium.
     browser_scale: Result<Vec<ScaleLine>, String>,
+    /// The highlighter's growth on its pathological inputs (`highlight_growth`).
+    growth: Result<Vec<budget::Growth>, String>,
     sizes: Result<Vec<FileSize>, String>,
     size_budgets: Option<budget::SizeBudgets>,
     time_budgets: Option<budget::TimeBudgets>,
+    /// `[growth]`'s limit on the highlighter's ratio.
+    growth_ratio_max: Option<f64>,
     notes: Vec<Section>,
     kept: Vec<Section>,
     /// Hand-written paragraphs found in generated sections of the old file.
@@ -320,6 +324,14 @@ pub fn run(root: &Path, quick: bool) -> Result<ExitCode> {
     println!("criterion: {ok} passed, {bad} failed");
     tally.push((ok, bad));
 
+    step("Highlighting growth: cargo bench -p swaplab-core --bench highlight_growth");
+    let growth = highlight_growth(root, &toolchain)
+        .and_then(|output| budget::parse_growth(&output))
+        .map_err(|e| format!("{e:#}"));
+    let counts = if growth.is_ok() { (1, 0) } else { (0, 1) };
+    println!("highlight growth: {} passed, {} failed", counts.0, counts.1);
+    tally.push(counts);
+
     // The release site, in the browser and on disk.
     let dist = scratch.join("bench-dist");
     let built = site::build(root, &toolchain, &dist, "/");
@@ -349,9 +361,9 @@ pub fn run(root: &Path, quick: bool) -> Result<ExitCode> {
     }
 
     let budgets = budget::load(root);
-    let (size_budgets, time_budgets) = match budgets {
-        Ok(b) => (Some(b.size), Some(b.time)),
-        Err(_) => (None, None),
+    let (size_budgets, time_budgets, growth_ratio_max) = match budgets {
+        Ok(b) => (Some(b.size), Some(b.time), Some(b.growth.highlight_16x_ratio_max)),
+        Err(_) => (None, None, None),
     };
     let chromium = match &browser {
         Ok(b) => format!("Chromium {}", b.chromium),
@@ -384,9 +396,11 @@ pub fn run(root: &Path, quick: bool) -> Result<ExitCode> {
         areas,
         browser,
         browser_scale,
+        growth,
         sizes,
         size_budgets,
         time_budgets,
+        growth_ratio_max,
         notes,
         kept: Vec::new(),
         handwritten: Vec::new(),
@@ -829,10 +843,16 @@ fn kb(bytes: usize) -> String {
 impl Report {
     /// Every `## ` heading `render` writes itself.
     fn generated_headings(&self) -> BTreeSet<String> {
-        let mut headings: BTreeSet<String> =
-            ["Method", "Machine", "In the browser", "Scaling in the browser", "The built site"]
-                .map(str::to_owned)
-                .into();
+        let mut headings: BTreeSet<String> = [
+            "Method",
+            "Machine",
+            "Highlighting hostile text",
+            "In the browser",
+            "Scaling in the browser",
+            "The built site",
+        ]
+        .map(str::to_owned)
+        .into();
         headings.extend(self.areas.iter().map(|a| heading_for(&a.bench)));
         headings
     }
@@ -957,6 +977,47 @@ fn render(report: &Report) -> String {
         }
         section(&mut md, heading, &body);
     }
+
+    let growth_ratio_max = report.growth_ratio_max;
+    let growth_body = match &report.growth {
+        Ok(rows) => {
+            let mut inputs: Vec<&str> = Vec::new();
+            for row in rows {
+                if !inputs.contains(&row.input.as_str()) {
+                    inputs.push(&row.input);
+                }
+            }
+            let cell = |input: &str, language: &str| {
+                rows.iter().find(|r| r.input == input && r.language == language).map_or_else(
+                    || "—".to_owned(),
+                    |r| format!("{} ×{:.1}", ms(r.large_ns / 1e6), r.ratio()),
+                )
+            };
+            let table: String = inputs
+                .iter()
+                .map(|input| {
+                    format!(
+                        "| {input} | {} | {} | {} |\n",
+                        cell(input, "Yaml"),
+                        cell(input, "Markdown"),
+                        cell(input, "Python")
+                    )
+                })
+                .collect();
+            let budget = growth_ratio_max
+                .map_or_else(String::new, |max| format!(" `budgets.toml` allows ×{max}."));
+            format!(
+                "`cargo bench -p swaplab-core --bench highlight_growth`: the editor's syntax \
+                 highlighter on inputs built to make a careless scanner quadratic, each at \
+                 16 KiB and at 256 KiB, median of 11 runs per size. Each cell is the 256 KiB \
+                 median and how many times the 16 KiB one it is: linear is about ×16, \
+                 quadratic ×256.{budget}\n\n\
+                 | input | YAML | markdown | Python |\n| --- | --- | --- | --- |\n{table}"
+            )
+        }
+        Err(why) => format!("*Not measured: {why}*"),
+    };
+    section(&mut md, "Highlighting hostile text", &growth_body);
 
     let browser_body = match &report.browser {
         Ok(b) => {
@@ -1242,6 +1303,11 @@ mod tests {
             browser_scale: Ok(scale_lines(
                 "Invoking test: x\nscale-browser: 300 skills median 41.20 ms min 39.00 max 55.10 runs 7\n",
             )),
+            growth: budget::parse_growth(
+                "growth\tbrackets\tYaml\t18000\t290000\t×16.1\n\
+                 growth\tbrackets\tMarkdown\t53000\t841000\t×15.9\n",
+            )
+            .map_err(|e| e.to_string()),
             sizes: Ok(vec![FileSize {
                 name: "app_bg.wasm".into(),
                 raw: 2_000_000,
@@ -1255,6 +1321,7 @@ mod tests {
                 rerun_ms_p95: 16.0,
                 review_ms_median: 2.0,
             }),
+            growth_ratio_max: Some(64.0),
             notes: vec![
                 Section { heading: "Checks".into(), body: "The target is 2 ms.".into() },
                 Section { heading: "Scaling".into(), body: "Prose about scaling.".into() },
@@ -1301,6 +1368,9 @@ mod tests {
         assert!(md.contains("| interactive after navigation, median of 10 loads | 179 ms | 150–210 ms | 500 ms |"), "{md}");
         assert!(md.contains("| an edit's full rerun, 95th percentile | 8.10 ms | | 16 ms |"));
         assert!(md.contains("| JS heap used, after the 200 edits | 2.50 MB | | — |"));
+        // The highlighter's growth: each input a row, a language it was not run as a dash.
+        assert!(md.contains("| brackets | 290 µs ×16.1 | 841 µs ×15.9 | — |"), "{md}");
+        assert!(md.contains("`budgets.toml` allows ×64."));
         assert!(md.contains("| `app_bg.wasm` | 2000.0 KB | 900.0 KB | 700.0 KB |"));
         assert!(md.contains("wasm 700.0 KB of 720 KB"));
         assert!(md.ends_with("Kept.\n"));
@@ -1318,6 +1388,7 @@ mod tests {
             "Machine",
             "Checks",
             "Permalinks and highlighting",
+            "Highlighting hostile text",
             "The `fresh` bench",
             "In the browser",
             "The built site",
