@@ -135,6 +135,23 @@ test("a link pasted over edits not yet saved: the edits are saved first, and the
   watch.check();
 });
 
+test("leaving for another page of the app before the typing pause saves the edits first", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await page.locator('[data-file="after/agent.yml"]').click();
+  await typeAtEnd(page, "\n# typed just before leaving\n");
+  // At once, well inside the 400 ms the playground waits before saving: the header's
+  // link is followed inside the app, so no pagehide comes to save them.
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+  expect(await stored(page, DRAFT)).toContain("typed just before leaving");
+  await page.goBack();
+  await expect(page).toHaveURL(/\/play$/);
+  await page.locator('[data-file="after/agent.yml"]').click();
+  await expect(editor(page)).toHaveValue(/typed just before leaving/);
+  watch.check();
+});
+
 test("a crash while typing shows the banner, saves the latest edits, and offers them as a file", async ({ page }, testInfo) => {
   await open(page, "play");
   // The debugging trigger: only someone at the console (or this test) can set it.

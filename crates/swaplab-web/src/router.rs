@@ -217,6 +217,12 @@ fn base_path() -> String {
     base.trim_end_matches('/').to_owned()
 }
 
+/// The route the address bar names right now, read from the browser: for code that
+/// runs outside a render, such as the save as a page is left.
+pub fn current_route() -> Route {
+    current_location(&base_path()).route
+}
+
 /// Where the address bar is now, relative to `base`.
 fn current_location(base: &str) -> Location {
     let location = web_sys::window().map(|w| w.location());

@@ -26,7 +26,8 @@ use crate::browser::{
 use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, NoticeKind};
 use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, Shared, Tab};
 use crate::panic_banner;
-use crate::router::use_query;
+use crate::route::Route;
+use crate::router::{current_route, use_query};
 use crate::state::PlayState;
 
 /// How long typing must pause before the draft is written.
@@ -462,7 +463,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
             move || drop(timeout)
         });
     }
-    // Leaving the page must not lose the keystrokes that still wait for the timer. If
+    // Leaving the page must not lose the keystrokes that still wait for the timer:
+    // neither closing or reloading the tab (`pagehide`) nor going to another page of
+    // the app or another example (this component unmounts; the timer is dropped). If
     // another tab saved meanwhile, they go beside its draft, where the playground offers
     // them back.
     {
@@ -470,11 +473,16 @@ fn Playground(props: &PlaygroundProps) -> Html {
         let (baseline, dirty) = (baseline.clone(), dirty.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
+                let (origin, latest) = (origin.clone(), latest.clone());
+                let (baseline, dirty) = (baseline.clone(), dirty.clone());
                 EventListener::new(&window, "pagehide", move |_| {
                     flush_draft(&origin, &latest, &baseline, &dirty);
                 })
             });
-            move || drop(listener)
+            move || {
+                drop(listener);
+                flush_draft(&origin, &latest, &baseline, &dirty);
+            }
         });
     }
     // A link pasted into this tab's address bar changes only the fragment: no new page
@@ -485,13 +493,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
                 EventListener::new(&window, "hashchange", move |_| {
-                    // A link's fragment starts with its format version (`v1…`); an anchor
-                    // on the page is not a link to open.
+                    // An anchor on the page is not a link to open.
                     let text = fragment();
-                    let mut chars = text.chars();
-                    if chars.next() != Some('v')
-                        || !chars.next().is_some_and(|c| c.is_ascii_digit())
-                    {
+                    if !is_link_fragment(&text) {
                         return;
                     }
                     flush_draft(&origin, &latest, &baseline, &dirty);
@@ -1019,6 +1023,12 @@ type Baseline = Rc<RefCell<Option<String>>>;
 /// Saves the session as this example's draft — or removes the draft when the session is
 /// the example itself — unless another tab saved the draft since this tab last read or
 /// wrote it: then nothing is written and the reader is asked ([`SaveStatus::Conflict`]).
+/// Whether a URL fragment is a Swap Lab link: it starts with its format version (`v1…`).
+fn is_link_fragment(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next() == Some('v') && chars.next().is_some_and(|c| c.is_ascii_digit())
+}
+
 fn store_draft(origin: &Origin, latest: &LatestState, baseline: &Baseline) -> SaveStatus {
     if panic_banner::has_crashed() {
         // The crash banner saved what there was; this tab's state is not to be trusted.
@@ -1039,8 +1049,9 @@ fn store_draft(origin: &Origin, latest: &LatestState, baseline: &Baseline) -> Sa
                 return SaveStatus::Pristine;
             }
             // The draft now holds what a link in the address bar showed: a reload must
-            // restore the edits, not reopen the link over them.
-            if !fragment().is_empty() {
+            // restore the edits, not reopen the link over them. Only on the playground:
+            // the save as the reader leaves for a chapter's section keeps that anchor.
+            if !fragment().is_empty() && current_route() == Route::Play {
                 replace_fragment("");
             }
             SaveStatus::Saved
