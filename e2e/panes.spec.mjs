@@ -56,6 +56,32 @@ test("moving the confirmation keeps the proof green and turns the review red at 
   watch.check();
 });
 
+test("a failing check's \"Why this matters\" opens its section in the app, and Back returns to the work", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await replaceInFile(page, "after/skills/log_interaction/skill.md", "add_timeline_note:", "list_open_tickets:", "tool_constraints:");
+  await tab(page, "Review").click();
+  const drift = page.locator('[data-check="constraints:log_interaction"]');
+  await expect(drift.locator(".mark")).toHaveText("✗");
+  const why = drift.getByRole("link", { name: "Why this matters" });
+  const href = await why.getAttribute("href");
+  expect(href).toMatch(/\/learn\/[a-z-]+#[a-z-]+$/);
+  const target = new URL(href, page.url());
+  const [chapter, anchor] = [target.pathname.split("/").pop(), target.hash.slice(1)];
+  // A plain click stays in the page: no reload, the chapter fetched and scrolled to.
+  await page.evaluate(() => (window.__sameDocument = true));
+  await why.click();
+  await expect(page).toHaveURL(new RegExp(`/learn/${chapter}#${anchor}$`));
+  await expect(page.locator(`h2#${anchor}, h3#${anchor}, h4#${anchor}`)).toBeInViewport();
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  // Back: the playground with the edit still there and the review still red.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/play/);
+  await tab(page, "Review").click();
+  await expect(page.locator('[data-check="constraints:log_interaction"] .mark')).toHaveText("✗");
+  watch.check();
+});
+
 test("the adversarial policy puts Dana's tickets and a note on her record into Sam's call", async ({ page }, testInfo) => {
   const watch = watchErrors(page);
   await open(page, "play");

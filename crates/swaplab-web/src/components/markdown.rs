@@ -103,6 +103,24 @@ fn app_route(href: &str) -> Option<AppLink> {
     Some((route, pairs, anchor))
 }
 
+/// A link to a site-relative href (`/learn/x#y`): followed inside the app under a
+/// router, else a plain link relative to the `<base href>`.
+pub fn site_link(
+    navigator: Option<&Navigator>,
+    href: &str,
+    class: Option<&'static str>,
+    children: Vec<Html>,
+) -> Html {
+    match (navigator, app_route(href)) {
+        (Some(navigator), Some((route, query, anchor))) => {
+            internal_link(navigator, route, query, anchor, class, children)
+        }
+        _ => {
+            html! { <a {class} href={href.trim_start_matches('/').to_owned()}>{ for children }</a> }
+        }
+    }
+}
+
 /// A link to one of the site's routes that navigates inside the app (a modified click,
 /// for a new tab or window, is left to the browser). Pages use it too: one kind of
 /// in-app link with a query, built by the [`Navigator`].

@@ -15,7 +15,7 @@ pub use diff_view::DiffView;
 pub use editor::{Editor, EditorDiagnostic, EditorProps};
 pub use file_tree::{FileStatus, FileTree};
 pub use header::Header;
-pub use markdown::{Markdown, MarkdownProps, inline_code, internal_link};
+pub use markdown::{Markdown, MarkdownProps, inline_code, internal_link, site_link};
 pub use notice::{NoticeKind, notice};
 pub use qr::QrCode;
 pub use receipt_box::ReceiptBox;

@@ -1,5 +1,5 @@
 //! The review pane: every check with its verdict, evidence that opens the file at the
-//! line, and a link to the chapter section that explains it.
+//! line, and a link to the chapter section that explains it (followed inside the app).
 
 use swaplab_core::FileRef;
 use swaplab_core::review::Verdict;
@@ -7,6 +7,8 @@ use yew::prelude::*;
 
 use super::Goto;
 use super::analysis::Shared;
+use crate::components::site_link;
+use crate::router::use_navigator;
 
 /// Props for [`ReviewPane`].
 #[derive(Properties, PartialEq)]
@@ -32,6 +34,7 @@ fn mark(verdict: Verdict) -> (&'static str, &'static str, &'static str) {
 /// The review pane.
 #[component]
 pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
+    let navigator = use_navigator();
     let review = &props.analysis.review;
     let failed = review.count(Verdict::Fail);
     let summary = if failed == 0 {
@@ -86,7 +89,7 @@ pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
                 <p class="check-id">{ check.id.clone() }</p>
                 if !check.evidence.is_empty() { <ul class="evidence">{ for evidence }</ul> }
                 if matches!(check.verdict, Verdict::Fail | Verdict::Warn) {
-                    <a class="why" href={check.why.trim_start_matches('/').to_owned()}>{ "Why this matters" }</a>
+                    { site_link(navigator.as_ref(), check.why, Some("why"), vec![html! { "Why this matters" }]) }
                 }
             </article>
         });
