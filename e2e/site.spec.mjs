@@ -66,6 +66,22 @@ test("a chapter's link to the playground stays inside the app", async ({ page })
   watch.check();
 });
 
+test("\"Skip to content\" moves the focus to the page's content and stays on the page", async ({ page }) => {
+  const watch = watchErrors(page);
+  for (const where of ["learn/the-agent", "examples"]) {
+    await open(page, where);
+    await page.evaluate(() => (window.__sameDocument = true));
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main")).toBeFocused();
+    expect(new URL(page.url()).pathname).toMatch(new RegExp(`/${where}$`));
+    expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  }
+  watch.check();
+});
+
 test("the chapter's table of contents jumps within the page", async ({ page }) => {
   await open(page, "learn/the-agent");
   await page.getByRole("complementary").getByRole("link", { name: "Where the ticket tool gets its id" }).click();

@@ -10,9 +10,15 @@ use crate::router::{Router, use_route};
 /// The whole app.
 #[component]
 pub fn App() -> Html {
+    // A bare `#main` resolves against the `<base href>`: followed, it would leave for
+    // the start page. The link moves the focus itself and stays where it is.
+    let skip_to_content = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        focus_main();
+    });
     html! {
         <Router>
-            <a class="skip-link" href="#main">{ "Skip to content" }</a>
+            <a class="skip-link" href="#main" onclick={skip_to_content}>{ "Skip to content" }</a>
             <Header />
             <ScrollOnNavigation />
             <main id="main" tabindex="-1">
@@ -49,19 +55,25 @@ fn ScrollOnNavigation() -> Html {
             if initial {
                 return;
             }
-            let Some(window) = web_sys::window() else { return };
             // Focus first: focusing scrolls the element into view, and the page must
             // start at its very top.
-            if let Some(main) = window
-                .document()
-                .and_then(|d| d.get_element_by_id("main"))
-                .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-            {
-                let _ = main.focus();
+            focus_main();
+            if let Some(window) = web_sys::window() {
+                window.scroll_to_with_x_and_y(0.0, 0.0);
             }
-            window.scroll_to_with_x_and_y(0.0, 0.0);
         });
         move || drop(timeout)
     });
     html! {}
+}
+
+/// Puts the keyboard focus at the start of the page's content (`<main>`).
+fn focus_main() {
+    if let Some(main) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("main"))
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+    {
+        let _ = main.focus();
+    }
 }
