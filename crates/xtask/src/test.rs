@@ -75,20 +75,24 @@ pub fn run(root: &Path) -> Result<ExitCode> {
         record(timed("budget", || {
             step("Measuring the built site against budgets.toml");
             let (mut passed, mut failed) = budget::check(root, &dist)?;
-            step("Native review's median against budgets.toml (criterion, 50 samples)");
-            match budget::check_review(root, &toolchain) {
-                Ok((p, f)) => (passed, failed) = (passed + p, failed + f),
-                Err(error) => {
-                    eprintln!("xtask: budget: {error:#}");
-                    failed += 1;
-                }
-            }
-            step("The highlighter's growth on pathological inputs against budgets.toml");
-            match budget::check_growth(root, &toolchain) {
-                Ok((p, f)) => (passed, failed) = (passed + p, failed + f),
-                Err(error) => {
-                    eprintln!("xtask: budget: {error:#}");
-                    failed += 1;
+            let checks: [(&str, CheckFn); 2] = [
+                (
+                    "Native review's median against budgets.toml (criterion, 50 samples)",
+                    budget::check_review,
+                ),
+                (
+                    "The highlighter's growth on pathological inputs against budgets.toml",
+                    budget::check_growth,
+                ),
+            ];
+            for (what, check) in checks {
+                step(what);
+                match check(root, &toolchain) {
+                    Ok((p, f)) => (passed, failed) = (passed + p, failed + f),
+                    Err(error) => {
+                        eprintln!("xtask: budget: {error:#}");
+                        failed += 1;
+                    }
                 }
             }
             Ok((
@@ -282,6 +286,9 @@ fn package_name(package_id: &str) -> String {
 fn is_workspace_package(message: &serde_json::Value) -> bool {
     message["package_id"].as_str().is_some_and(|id| id.starts_with("path+"))
 }
+
+/// A budget check that runs a benchmark: (passed, failed), or why it could not run.
+type CheckFn = fn(&Path, &Toolchain) -> Result<(usize, usize)>;
 
 /// Sums the `test result: … N passed; M failed` lines of cargo's test output.
 fn count_test_results(output: &str) -> (usize, usize) {
