@@ -82,6 +82,45 @@ test("\"Skip to content\" moves the focus to the page's content and stays on the
   watch.check();
 });
 
+test("Back and Forward return to where the reader was on each page", async ({ page }) => {
+  const watch = watchErrors(page);
+  const scrollY = () => page.evaluate(() => Math.round(window.scrollY));
+  await open(page, "learn/the-agent");
+  await page.evaluate(() => (window.__sameDocument = true));
+  // A link in the middle of the chapter, in the middle of the screen: clicking it does
+  // not scroll first.
+  const link = page.getByRole("link", { name: "Open these files in the playground" });
+  await link.evaluate((a) => a.scrollIntoView({ block: "center" }));
+  const middle = await scrollY();
+  expect(middle).toBeGreaterThan(300);
+
+  // A link starts the next page at its top...
+  await link.click();
+  await expect(page).toHaveURL(/\/play(\?example=tutorial)?$/);
+  await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
+  await expect.poll(scrollY).toBe(0);
+
+  // ...and Back puts the chapter where the reader left it, as a browser does.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/learn\/the-agent$/);
+  await expect.poll(scrollY).toBe(middle);
+
+  // Forward too, for a page left with Back.
+  await page.getByRole("navigation", { name: "Chapter navigation" }).getByRole("link", { name: /Next/ }).click();
+  await expect(page).toHaveURL(/\/learn\/the-swap$/);
+  await expect(page.locator("article .prose h2").first()).toBeVisible();
+  await expect.poll(scrollY).toBe(0);
+  await page.evaluate(() => window.scrollTo(0, 700));
+  await expect.poll(scrollY).toBe(700);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/learn\/the-agent$/);
+  await page.goForward();
+  await expect(page).toHaveURL(/\/learn\/the-swap$/);
+  await expect.poll(scrollY).toBe(700);
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  watch.check();
+});
+
 test("the chapter's table of contents jumps within the page", async ({ page }) => {
   await open(page, "learn/the-agent");
   await page.getByRole("complementary").getByRole("link", { name: "Where the ticket tool gets its id" }).click();

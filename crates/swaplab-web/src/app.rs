@@ -5,7 +5,7 @@ use yew::prelude::*;
 use crate::browser::{location_hash, scroll_to_anchor};
 use crate::components::Header;
 use crate::route::{Route, switch};
-use crate::router::{Router, use_route};
+use crate::router::{Router, take_remembered_scroll, use_route};
 
 /// The whole app.
 #[component]
@@ -39,7 +39,8 @@ fn CurrentPage() -> Html {
 }
 
 /// Moving to another page starts at its top, or at the anchor the URL names, and puts
-/// keyboard focus at the start of the content, as a full page load would.
+/// keyboard focus at the start of the content, as a full page load would. Back and
+/// Forward return to where the reader was on the page instead, as a browser does.
 #[component]
 fn ScrollOnNavigation() -> Html {
     let route = use_route();
@@ -48,6 +49,13 @@ fn ScrollOnNavigation() -> Html {
         let initial = std::mem::replace(&mut *first.borrow_mut(), false);
         // The page renders its content after this effect: look once it has.
         let timeout = gloo::timers::callback::Timeout::new(0, move || {
+            if !initial && let Some(y) = take_remembered_scroll() {
+                focus_main();
+                if let Some(window) = web_sys::window() {
+                    window.scroll_to_with_x_and_y(0.0, y);
+                }
+                return;
+            }
             let hash = location_hash();
             if !hash.is_empty() && scroll_to_anchor(&hash) {
                 return;
