@@ -121,6 +121,24 @@ test("Back and Forward return to where the reader was on each page", async ({ pa
   watch.check();
 });
 
+test("a link to the page already on screen adds no history entry, as in a browser", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "");
+  await page.evaluate(() => (window.__sameDocument = true));
+  const nav = page.getByRole("navigation", { name: "Sections" });
+  await nav.getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+  const entries = await page.evaluate(() => history.length);
+  await nav.getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+  // One Back leaves the page, as it would after the same clicks on a plain site.
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("drop-in replacement");
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  watch.check();
+});
+
 test("the chapter's table of contents jumps within the page", async ({ page }) => {
   await open(page, "learn/the-agent");
   await page.getByRole("complementary").getByRole("link", { name: "Where the ticket tool gets its id" }).click();

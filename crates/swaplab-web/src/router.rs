@@ -90,6 +90,9 @@ impl Navigator {
         let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else { return };
         // A new page starts where its own anchor or top is, not at a remembered place.
         ARRIVED_AT.set(None);
+        // A link to the address already on screen adds no entry, as in a browser: Back
+        // must not take a click to seem to do nothing.
+        let replace = replace || is_current_address(href);
         let state = new_entry_state();
         let done = if replace {
             history.replace_state_with_url(&state, "", Some(href))
@@ -100,6 +103,16 @@ impl Navigator {
             self.moved.emit(());
         }
     }
+}
+
+/// Whether `href` (a path with its query and anchor) is the address bar's address now.
+fn is_current_address(href: &str) -> bool {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return false };
+    let (Ok(path), Ok(search), Ok(hash)) = (location.pathname(), location.search(), location.hash())
+    else {
+        return false;
+    };
+    href == format!("{path}{search}{hash}")
 }
 
 /// What the router shares with the pages under it.
