@@ -139,6 +139,17 @@ test("a link to the page already on screen adds no history entry, as in a browse
   watch.check();
 });
 
+test("the header marks its section as current and only the page itself as the current page", async ({ page }) => {
+  const nav = page.getByRole("navigation", { name: "Sections" });
+  const learn = nav.getByRole("link", { name: "Learn" }).locator("[aria-current]");
+  await open(page, "learn");
+  await expect(learn).toHaveAttribute("aria-current", "page");
+  await open(page, "learn/the-agent");
+  // The chapter is the page; the header's Learn is the section it is in.
+  await expect(learn).toHaveAttribute("aria-current", "true");
+  await expect(page.locator('[aria-current="page"]')).toHaveText(["The agent before the swap"]);
+});
+
 test("the chapter's table of contents jumps within the page", async ({ page }) => {
   await open(page, "learn/the-agent");
   await page.getByRole("complementary").getByRole("link", { name: "Where the ticket tool gets its id" }).click();
