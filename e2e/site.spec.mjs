@@ -90,7 +90,12 @@ test("Back and Forward return to where the reader was on each page", async ({ pa
   // A link in the middle of the chapter, in the middle of the screen: clicking it does
   // not scroll first.
   const link = page.getByRole("link", { name: "Open these files in the playground" });
-  await link.evaluate((a) => a.scrollIntoView({ block: "center" }));
+  await link.evaluate(
+    (a) => new Promise((done) => {
+      addEventListener("scroll", done, { once: true });
+      a.scrollIntoView({ block: "center" });
+    }),
+  );
   const middle = await scrollY();
   expect(middle).toBeGreaterThan(300);
 
@@ -110,7 +115,13 @@ test("Back and Forward return to where the reader was on each page", async ({ pa
   await expect(page).toHaveURL(/\/learn\/the-swap$/);
   await expect(page.locator("article .prose h2").first()).toBeVisible();
   await expect.poll(scrollY).toBe(0);
-  await page.evaluate(() => window.scrollTo(0, 700));
+  // As a reader scrolls: the browser reports the scroll before anything else happens.
+  await page.evaluate(
+    () => new Promise((done) => {
+      addEventListener("scroll", done, { once: true });
+      window.scrollTo(0, 700);
+    }),
+  );
   await expect.poll(scrollY).toBe(700);
   await page.goBack();
   await expect(page).toHaveURL(/\/learn\/the-agent$/);
