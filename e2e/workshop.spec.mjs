@@ -131,9 +131,15 @@ test("the exercise index gives each exercise a QR code of its short link", async
   expect(pdf.match(/\/Type\s*\/Page\b(?!s)/g)?.length, "pages printed").toBe(count);
   await page.emulateMedia({ media: "screen" });
 
-  // The short link leads to its exercise.
+  // The short link leads to its exercise, inside the app (the page is not loaded again),
+  // and Back returns to the index: the short link itself leaves no history entry.
+  await page.evaluate(() => (window.__sameDocument = true));
   await cards.first().locator(".short-link a").click();
   await expect(page).toHaveURL(/\/exercises\/\d+-[a-z0-9-]+$/);
+  await expect(page.locator(".exercise-page h1")).toBeVisible();
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/workshop\/exercises$/);
   watch.check();
 });
 

@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use crate::router::{Link, Navigator, use_navigator};
+use crate::router::{Link, Navigator, plain_click, use_navigator};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use swaplab_content::receipt::{Paste, read_paste, roster};
@@ -437,10 +437,20 @@ pub fn WorkshopExercisesPage() -> Html {
         Ok(infos) => html! {
             <ul class="qr-cards">
                 { for infos.iter().map(|info| {
-                    let url = absolute_url(
-                        navigator.as_ref(),
-                        &Route::ShortExercise { number: info.number.to_string() },
-                    );
+                    let short = Route::ShortExercise { number: info.number.to_string() };
+                    let url = absolute_url(navigator.as_ref(), &short);
+                    // The link shows the whole address for the slide; clicked here, it is
+                    // followed inside the app like any other.
+                    let follow = {
+                        let navigator = navigator.clone();
+                        Callback::from(move |e: MouseEvent| {
+                            let Some(navigator) = &navigator else { return };
+                            if plain_click(&e) {
+                                e.prevent_default();
+                                navigator.push(&short);
+                            }
+                        })
+                    };
                     html! {
                         <li class="qr-card" data-exercise={info.id}>
                             <div class="qr-card-text">
@@ -448,7 +458,7 @@ pub fn WorkshopExercisesPage() -> Html {
                                 <h2>{ info.title.clone() }</h2>
                                 <p class="meta">{ format!("{} · {} min", info.style.as_str(), info.minutes) }</p>
                                 <p class="qr-goal">{ info.goal.clone() }</p>
-                                <p class="short-link"><a href={url.clone()}>{ url.clone() }</a></p>
+                                <p class="short-link"><a href={url.clone()} onclick={follow}>{ url.clone() }</a></p>
                             </div>
                             <QrCode url={url} />
                         </li>
