@@ -174,6 +174,13 @@ test("an unknown chapter lists the real ones", async ({ page }) => {
   await expect(page.getByRole("link", { name: "The agent before the swap" })).toBeVisible();
 });
 
+test("a short link to no exercise says so, in the page and in its title", async ({ page }) => {
+  await open(page, "exercises");
+  await open(page, "x/99");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No such exercise");
+  await expect(page).toHaveTitle("Exercise not found — Swap Lab");
+});
+
 test("the theme follows the system, and the toggle's choice survives a reload", async ({ browser }, testInfo) => {
   const context = await browser.newContext({ colorScheme: "dark" });
   const page = await context.newPage();

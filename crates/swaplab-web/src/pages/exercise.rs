@@ -119,6 +119,7 @@ pub fn ShortExerciseLink(props: &ShortExerciseLinkProps) -> Html {
     let target =
         props.number.trim_start_matches('0').parse::<u32>().ok().and_then(exercise_by_number);
     let navigator = use_navigator();
+    use_title(Some(if target.is_some() { "Exercise" } else { "Exercise not found" }.to_owned()));
     {
         let target = target.map(str::to_owned);
         use_effect_with(target, move |target| {
