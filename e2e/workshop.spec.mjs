@@ -85,6 +85,27 @@ test("the presenter view moves by keyboard and keeps its step across a reload", 
   watch.check();
 });
 
+test("the presenter keeps its step when the workshop's own links are followed", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "workshop");
+  const current = page.locator('.step-list [aria-current="step"] .step-no');
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(page).toHaveURL(/\/workshop\?step=4$/);
+  // The header's "Workshop" (the presenter view already on screen): the step shown and
+  // the step in the address stay the same, so a reload or Back keeps the place.
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Workshop" }).click();
+  await expect(current).toHaveText("4");
+  await expect(page).toHaveURL(/\/workshop\?step=4$/);
+  await page.getByRole("navigation", { name: "Workshop" }).getByRole("link", { name: "Receipts" }).click();
+  await expect(page).toHaveURL(/\/workshop\/receipts$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/workshop\?step=4$/);
+  await expect(current).toHaveText("4");
+  watch.check();
+});
+
 test("the exercise index gives each exercise a QR code of its short link", async ({ page }, testInfo) => {
   const watch = watchErrors(page);
   await open(page, "workshop/exercises");

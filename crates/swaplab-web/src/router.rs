@@ -86,6 +86,17 @@ impl Navigator {
         self.go(&self.href::<&str, &str>(route, &[], None), true);
     }
 
+    /// Goes to a route with a query in place of the current history entry: for a page
+    /// that keeps its own state in the address (the presenter's step). The router hears
+    /// of it, so a link to the same route without that query is a change it sees.
+    pub fn replace_with_query<K: AsRef<str>, V: AsRef<str>>(
+        &self,
+        route: &Route,
+        query: &[(K, V)],
+    ) {
+        self.go(&self.href(route, query, None), true);
+    }
+
     fn go(&self, href: &str, replace: bool) {
         let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else { return };
         // A new page starts where its own anchor or top is, not at a remembered place.
