@@ -83,12 +83,9 @@ fn ScrollOnNavigation() -> Html {
 /// Whether the focus is on something inside the page's content: the page that just
 /// opened put it there (whatever had it on the page before went with that page).
 fn page_took_focus() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-        .is_some_and(|active| {
-            active.id() != "main" && active.closest("main").ok().flatten().is_some()
-        })
+    web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element()).is_some_and(
+        |active| active.id() != "main" && active.closest("main").ok().flatten().is_some(),
+    )
 }
 
 /// Puts the keyboard focus at the start of the page's content (`<main>`).

@@ -119,7 +119,8 @@ impl Navigator {
 /// Whether `href` (a path with its query and anchor) is the address bar's address now.
 fn is_current_address(href: &str) -> bool {
     let Some(location) = web_sys::window().map(|w| w.location()) else { return false };
-    let (Ok(path), Ok(search), Ok(hash)) = (location.pathname(), location.search(), location.hash())
+    let (Ok(path), Ok(search), Ok(hash)) =
+        (location.pathname(), location.search(), location.hash())
     else {
         return false;
     };
