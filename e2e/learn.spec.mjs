@@ -160,6 +160,11 @@ test("a review widget's evidence opens the file at its line in the playground", 
     area.value.slice(0, area.selectionStart).split("\n").length,
   );
   expect(caretLine).toBe(line);
+  // The caret is there for typing, as when the same link is opened on its own: the
+  // frame's move to a new page leaves the focus where the playground put it.
+  await expect(page.locator("textarea.code")).toBeFocused();
+  await page.keyboard.type("#here");
+  await expect(page.locator("textarea.code")).toHaveValue(/#here/);
   watch.check();
 });
 

@@ -34,3 +34,36 @@ test("the shortcuts open help, go to a file and move between panes", async ({ pa
   await expect(page.getByRole("textbox", { name: "Link to this workspace" })).toHaveValue(/#v1e/);
   watch.check();
 });
+
+test("a dialog keeps the keyboard inside it and gives the focus back when it closes", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  const editor = page.getByRole("textbox", { name: /^Contents of / });
+  await editor.focus();
+  await page.keyboard.press("Control+p");
+  const goTo = page.getByRole("dialog", { name: "Go to a file" });
+  const input = goTo.getByRole("combobox", { name: "File name" }).or(goTo.getByRole("textbox", { name: "File name" }));
+  await expect(input).toBeFocused();
+  // Tab and Shift+Tab go round the dialog's own controls, never to the page behind it.
+  await page.keyboard.press("Tab");
+  await expect(goTo.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(input).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(goTo.getByRole("button", { name: "Cancel" })).toBeFocused();
+  // Escape closes it, and the reader is back in the editor they left.
+  await page.keyboard.press("Escape");
+  await expect(goTo).toBeHidden();
+  await expect(editor).toBeFocused();
+
+  const opener = page.getByRole("button", { name: "Shortcuts (?)" });
+  await opener.click();
+  const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(help.getByRole("button", { name: "Close" })).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(help.getByRole("button", { name: "Close" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(help).toBeHidden();
+  await expect(opener).toBeFocused();
+  watch.check();
+});

@@ -82,6 +82,85 @@ test("\"Skip to content\" moves the focus to the page's content and stays on the
   watch.check();
 });
 
+test("Back and Forward return to where the reader was on each page", async ({ page }) => {
+  const watch = watchErrors(page);
+  const scrollY = () => page.evaluate(() => Math.round(window.scrollY));
+  await open(page, "learn/the-agent");
+  await page.evaluate(() => (window.__sameDocument = true));
+  // A link in the middle of the chapter, in the middle of the screen: clicking it does
+  // not scroll first.
+  const link = page.getByRole("link", { name: "Open these files in the playground" });
+  await link.evaluate(
+    (a) => new Promise((done) => {
+      addEventListener("scroll", done, { once: true });
+      a.scrollIntoView({ block: "center" });
+    }),
+  );
+  const middle = await scrollY();
+  expect(middle).toBeGreaterThan(300);
+
+  // A link starts the next page at its top...
+  await link.click();
+  await expect(page).toHaveURL(/\/play(\?example=tutorial)?$/);
+  await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
+  await expect.poll(scrollY).toBe(0);
+
+  // ...and Back puts the chapter where the reader left it, as a browser does.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/learn\/the-agent$/);
+  await expect.poll(scrollY).toBe(middle);
+
+  // Forward too, for a page left with Back.
+  await page.getByRole("navigation", { name: "Chapter navigation" }).getByRole("link", { name: /Next/ }).click();
+  await expect(page).toHaveURL(/\/learn\/the-swap$/);
+  await expect(page.locator("article .prose h2").first()).toBeVisible();
+  await expect.poll(scrollY).toBe(0);
+  // As a reader scrolls: the browser reports the scroll before anything else happens.
+  await page.evaluate(
+    () => new Promise((done) => {
+      addEventListener("scroll", done, { once: true });
+      window.scrollTo(0, 700);
+    }),
+  );
+  await expect.poll(scrollY).toBe(700);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/learn\/the-agent$/);
+  await page.goForward();
+  await expect(page).toHaveURL(/\/learn\/the-swap$/);
+  await expect.poll(scrollY).toBe(700);
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  watch.check();
+});
+
+test("a link to the page already on screen adds no history entry, as in a browser", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "");
+  await page.evaluate(() => (window.__sameDocument = true));
+  const nav = page.getByRole("navigation", { name: "Sections" });
+  await nav.getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+  const entries = await page.evaluate(() => history.length);
+  await nav.getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+  // One Back leaves the page, as it would after the same clicks on a plain site.
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("drop-in replacement");
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  watch.check();
+});
+
+test("the header marks its section as current and only the page itself as the current page", async ({ page }) => {
+  const nav = page.getByRole("navigation", { name: "Sections" });
+  const learn = nav.getByRole("link", { name: "Learn" }).locator("[aria-current]");
+  await open(page, "learn");
+  await expect(learn).toHaveAttribute("aria-current", "page");
+  await open(page, "learn/the-agent");
+  // The chapter is the page; the header's Learn is the section it is in.
+  await expect(learn).toHaveAttribute("aria-current", "true");
+  await expect(page.locator('[aria-current="page"]')).toHaveText(["The agent before the swap"]);
+});
+
 test("the chapter's table of contents jumps within the page", async ({ page }) => {
   await open(page, "learn/the-agent");
   await page.getByRole("complementary").getByRole("link", { name: "Where the ticket tool gets its id" }).click();
@@ -93,6 +172,13 @@ test("an unknown chapter lists the real ones", async ({ page }) => {
   await open(page, "learn/not-a-chapter");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("No such chapter");
   await expect(page.getByRole("link", { name: "The agent before the swap" })).toBeVisible();
+});
+
+test("a short link to no exercise says so, in the page and in its title", async ({ page }) => {
+  await open(page, "exercises");
+  await open(page, "x/99");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No such exercise");
+  await expect(page).toHaveTitle("Exercise not found — Swap Lab");
 });
 
 test("the theme follows the system, and the toggle's choice survives a reload", async ({ browser }, testInfo) => {

@@ -218,3 +218,21 @@ test("an exercise open in two tabs: the later save is held back, and either vers
   await expect(editor(first)).toHaveValue(/work from the first tab/);
   watchFirst.check();
 });
+
+test("leaving an exercise for the next one before the typing pause saves the work first", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "x/3");
+  await expect(page).toHaveURL(/\/exercises\/.+$/);
+  const id = await page.locator("[data-exercise]").getAttribute("data-exercise");
+  const key = `swaplab.exercise.v1.${id}`;
+  await typeAtEnd(page, "\n# typed just before moving on\n");
+  // At once, well inside the 400 ms the exercise waits before saving: the link is
+  // followed inside the app, so no pagehide comes to save the work.
+  await page.getByRole("navigation", { name: "Exercise navigation" }).getByRole("link", { name: /Next/ }).click();
+  await expect(page).not.toHaveURL(new RegExp(`/exercises/${id}$`));
+  expect(await stored(page, key)).toContain("typed just before moving on");
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/exercises/${id}$`));
+  await expect(editor(page)).toHaveValue(/typed just before moving on/);
+  watch.check();
+});

@@ -85,6 +85,27 @@ test("the presenter view moves by keyboard and keeps its step across a reload", 
   watch.check();
 });
 
+test("the presenter keeps its step when the workshop's own links are followed", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "workshop");
+  const current = page.locator('.step-list [aria-current="step"] .step-no');
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowRight");
+  await expect(page).toHaveURL(/\/workshop\?step=4$/);
+  // The header's "Workshop" (the presenter view already on screen): the step shown and
+  // the step in the address stay the same, so a reload or Back keeps the place.
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Workshop" }).click();
+  await expect(current).toHaveText("4");
+  await expect(page).toHaveURL(/\/workshop\?step=4$/);
+  await page.getByRole("navigation", { name: "Workshop" }).getByRole("link", { name: "Receipts" }).click();
+  await expect(page).toHaveURL(/\/workshop\/receipts$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/workshop\?step=4$/);
+  await expect(current).toHaveText("4");
+  watch.check();
+});
+
 test("the exercise index gives each exercise a QR code of its short link", async ({ page }, testInfo) => {
   const watch = watchErrors(page);
   await open(page, "workshop/exercises");
@@ -131,9 +152,15 @@ test("the exercise index gives each exercise a QR code of its short link", async
   expect(pdf.match(/\/Type\s*\/Page\b(?!s)/g)?.length, "pages printed").toBe(count);
   await page.emulateMedia({ media: "screen" });
 
-  // The short link leads to its exercise.
+  // The short link leads to its exercise, inside the app (the page is not loaded again),
+  // and Back returns to the index: the short link itself leaves no history entry.
+  await page.evaluate(() => (window.__sameDocument = true));
   await cards.first().locator(".short-link a").click();
   await expect(page).toHaveURL(/\/exercises\/\d+-[a-z0-9-]+$/);
+  await expect(page.locator(".exercise-page h1")).toBeVisible();
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/workshop\/exercises$/);
   watch.check();
 });
 

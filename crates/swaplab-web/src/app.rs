@@ -5,7 +5,7 @@ use yew::prelude::*;
 use crate::browser::{location_hash, scroll_to_anchor};
 use crate::components::Header;
 use crate::route::{Route, switch};
-use crate::router::{Router, use_route};
+use crate::router::{Router, take_remembered_scroll, use_route};
 
 /// The whole app.
 #[component]
@@ -39,7 +39,10 @@ fn CurrentPage() -> Html {
 }
 
 /// Moving to another page starts at its top, or at the anchor the URL names, and puts
-/// keyboard focus at the start of the content, as a full page load would.
+/// keyboard focus at the start of the content, as a full page load would. Back and
+/// Forward return to where the reader was on the page instead, as a browser does. A
+/// page that puts the focus somewhere itself (the playground's editor at a line a link
+/// names) keeps it, and the view it scrolled to, as it would on a full load.
 #[component]
 fn ScrollOnNavigation() -> Html {
     let route = use_route();
@@ -48,6 +51,16 @@ fn ScrollOnNavigation() -> Html {
         let initial = std::mem::replace(&mut *first.borrow_mut(), false);
         // The page renders its content after this effect: look once it has.
         let timeout = gloo::timers::callback::Timeout::new(0, move || {
+            if !initial && page_took_focus() {
+                return;
+            }
+            if !initial && let Some(y) = take_remembered_scroll() {
+                focus_main();
+                if let Some(window) = web_sys::window() {
+                    window.scroll_to_with_x_and_y(0.0, y);
+                }
+                return;
+            }
             let hash = location_hash();
             if !hash.is_empty() && scroll_to_anchor(&hash) {
                 return;
@@ -65,6 +78,14 @@ fn ScrollOnNavigation() -> Html {
         move || drop(timeout)
     });
     html! {}
+}
+
+/// Whether the focus is on something inside the page's content: the page that just
+/// opened put it there (whatever had it on the page before went with that page).
+fn page_took_focus() -> bool {
+    web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element()).is_some_and(
+        |active| active.id() != "main" && active.closest("main").ok().flatten().is_some(),
+    )
 }
 
 /// Puts the keyboard focus at the start of the page's content (`<main>`).

@@ -177,9 +177,7 @@ pub fn replace_query(query: &str) {
     let hash = location.hash().unwrap_or_default();
     let url =
         if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-    }
+    replace_url(&url);
 }
 
 /// A JavaScript exception as a sentence a reader can act on.
@@ -250,8 +248,15 @@ pub fn scroll_to_anchor(id: &str) -> bool {
 /// Puts `#id` in the address bar without scrolling or adding a history entry: a page
 /// whose content arrives later (a chapter being fetched) finds it there once it has.
 pub fn set_anchor(id: &str) {
+    replace_url(&page_anchor(id));
+}
+
+/// Changes the address bar's URL in place: no navigation, no history entry, and the
+/// entry keeps its state (the scroll position `router.rs` remembers for Back).
+pub fn replace_url(url: &str) {
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&page_anchor(id)));
+        let state = history.state().unwrap_or(JsValue::NULL);
+        let _ = history.replace_state_with_url(&state, "", Some(url));
     }
 }
 
@@ -320,9 +325,7 @@ pub fn replace_fragment(fragment: &str) {
     } else {
         format!("{path}{search}#{fragment}")
     };
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-    }
+    replace_url(&url);
 }
 
 /// The page's address with this fragment, for a share box.

@@ -6,9 +6,13 @@
 //! rereads it on `popstate`; pages read it with [`use_route`] and [`use_query`] and move
 //! with the [`Navigator`] from [`use_navigator`]. [`Link`] is an `<a href>` that a plain
 //! click follows inside the app and a modified or middle click leaves to the browser (a
-//! new tab, a new window). Replaces `yew_router`, whose generic router, history and
-//! query serialisation cost the wasm more than these few functions do.
+//! new tab, a new window). The router remembers where the reader was on each history
+//! entry of the visit, so Back and Forward return to that place (`app.rs` scrolls).
+//! Replaces `yew_router`, whose generic router, history and query serialisation cost
+//! the wasm more than these few functions do.
 
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
@@ -82,17 +86,45 @@ impl Navigator {
         self.go(&self.href::<&str, &str>(route, &[], None), true);
     }
 
+    /// Goes to a route with a query in place of the current history entry: for a page
+    /// that keeps its own state in the address (the presenter's step). The router hears
+    /// of it, so a link to the same route without that query is a change it sees.
+    pub fn replace_with_query<K: AsRef<str>, V: AsRef<str>>(
+        &self,
+        route: &Route,
+        query: &[(K, V)],
+    ) {
+        self.go(&self.href(route, query, None), true);
+    }
+
     fn go(&self, href: &str, replace: bool) {
         let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else { return };
+        // A new page starts where its own anchor or top is, not at a remembered place.
+        ARRIVED_AT.set(None);
+        // A link to the address already on screen adds no entry, as in a browser: Back
+        // must not take a click to seem to do nothing.
+        let replace = replace || is_current_address(href);
+        let state = new_entry_state();
         let done = if replace {
-            history.replace_state_with_url(&JsValue::NULL, "", Some(href))
+            history.replace_state_with_url(&state, "", Some(href))
         } else {
-            history.push_state_with_url(&JsValue::NULL, "", Some(href))
+            history.push_state_with_url(&state, "", Some(href))
         };
         if done.is_ok() {
             self.moved.emit(());
         }
     }
+}
+
+/// Whether `href` (a path with its query and anchor) is the address bar's address now.
+fn is_current_address(href: &str) -> bool {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return false };
+    let (Ok(path), Ok(search), Ok(hash)) =
+        (location.pathname(), location.search(), location.hash())
+    else {
+        return false;
+    };
+    href == format!("{path}{search}{hash}")
 }
 
 /// What the router shares with the pages under it.
@@ -126,11 +158,33 @@ pub fn Router(props: &RouterProps) -> Html {
         let moved = moved.clone();
         use_effect_with((), move |()| {
             let listener = web_sys::window().map(|window| {
-                gloo::events::EventListener::new(&window, "popstate", move |_| moved.emit(()))
+                gloo::events::EventListener::new(&window, "popstate", move |_| {
+                    ARRIVED_AT.set(entry_key().and_then(|key| {
+                        POSITIONS.with_borrow(|positions| positions.get(&key).copied())
+                    }));
+                    moved.emit(());
+                })
             });
             move || drop(listener)
         });
     }
+    // Where the reader is on the page on screen, noted under its history entry as
+    // they scroll: the entry they go Back or Forward to finds it there.
+    use_effect_with((), |()| {
+        if entry_key().is_none()
+            && let Some(history) = web_sys::window().and_then(|w| w.history().ok())
+        {
+            let _ = history.replace_state(&new_entry_state(), "");
+        }
+        let listener = web_sys::window().map(|window| {
+            gloo::events::EventListener::new(&window.clone(), "scroll", move |_| {
+                if let (Some(key), Ok(y)) = (entry_key(), window.scroll_y()) {
+                    POSITIONS.with_borrow_mut(|positions| positions.insert(key, y));
+                }
+            })
+        });
+        move || drop(listener)
+    });
     let state = RouterState {
         location: (*location).clone(),
         navigator: Navigator { base: Rc::from(base.as_str()), moved },
@@ -197,6 +251,40 @@ pub fn Link(props: &LinkProps) -> Html {
         })
     };
     html! { <a {href} class={props.classes.clone()} {onclick}>{ props.children.clone() }</a> }
+}
+
+/// The name of a history entry's key in its state.
+const ENTRY_KEY: &str = "swaplabEntry";
+
+thread_local! {
+    /// Where the reader last was on each history entry of this visit, by entry key.
+    static POSITIONS: RefCell<HashMap<u64, f64>> = RefCell::new(HashMap::new());
+    /// The place remembered for the entry Back or Forward just arrived at; `None`
+    /// after a link, or for an entry this visit has no place for.
+    static ARRIVED_AT: Cell<Option<f64>> = const { Cell::new(None) };
+}
+
+/// A history state naming a new entry. The key is random, so entries from before a
+/// reload (whose places are forgotten) never share one with this visit's.
+fn new_entry_state() -> JsValue {
+    let state = js_sys::Object::new();
+    let key = JsValue::from_f64((js_sys::Math::random() * 2f64.powi(53)).floor());
+    let _ = js_sys::Reflect::set(&state, &JsValue::from_str(ENTRY_KEY), &key);
+    state.into()
+}
+
+/// The current history entry's key, if the router gave it one.
+fn entry_key() -> Option<u64> {
+    let state = web_sys::window()?.history().ok()?.state().ok()?;
+    let key = js_sys::Reflect::get(&state, &JsValue::from_str(ENTRY_KEY)).ok()?.as_f64()?;
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some(key as u64)
+}
+
+/// Where the reader was on the page Back or Forward just returned to: taken once, by
+/// the frame that scrolls there. `None` after a link (the page starts at its top).
+pub fn take_remembered_scroll() -> Option<f64> {
+    ARRIVED_AT.take()
 }
 
 /// A primary-button click with no modifier key: one the app follows itself. Any other

@@ -20,12 +20,16 @@ pub fn Header() -> Html {
             theme.set(next);
         })
     };
+    // The section's own page is the current page; a page inside the section (a
+    // chapter under Learn) makes the section current, not its page.
     let nav_link = |to: Route, key: &'static str, label: &'static str| {
         let current = section == Some(key);
+        let aria_current =
+            current.then_some(if route.as_ref() == Some(&to) { "page" } else { "true" });
         html! {
             <li>
                 <Link to={to} classes={classes!(current.then_some("current"))}>
-                    <span aria-current={current.then_some("page")}>{ label }</span>
+                    <span aria-current={aria_current}>{ label }</span>
                 </Link>
             </li>
         }

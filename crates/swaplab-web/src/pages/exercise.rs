@@ -119,6 +119,7 @@ pub fn ShortExerciseLink(props: &ShortExerciseLinkProps) -> Html {
     let target =
         props.number.trim_start_matches('0').parse::<u32>().ok().and_then(exercise_by_number);
     let navigator = use_navigator();
+    use_title(Some(if target.is_some() { "Exercise" } else { "Exercise not found" }.to_owned()));
     {
         let target = target.map(str::to_owned);
         use_effect_with(target, move |target| {
@@ -236,6 +237,23 @@ fn store_work(
     }
 }
 
+/// Saves work that still waits for the typing pause, at once. Work another tab saved
+/// meanwhile is not written over: this page's version goes aside instead, where the
+/// exercise offers it back.
+fn flush_work(
+    id: &str,
+    latest: &RefCell<Option<Session>>,
+    dirty: &RefCell<bool>,
+    baseline: &RefCell<Option<String>>,
+) {
+    if dirty.replace(false)
+        && store_work(id, latest, baseline) == WorkSaved::ChangedElsewhere
+        && let Some(session) = latest.borrow().as_ref()
+    {
+        let _ = save(&work_aside_key(id), &encode_draft(session));
+    }
+}
+
 /// The reader's work: the stored draft when it reads, else the start. The flag says
 /// whether a stored draft could not be read (it is then kept aside, never dropped).
 fn restore(ex: &Exercise) -> (Session, bool) {
@@ -339,20 +357,22 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
             move || drop(timeout)
         });
     }
+    // Leaving must not lose the keystrokes that still wait for the timer: neither
+    // closing or reloading the tab (`pagehide`) nor going to another page of the app
+    // (this component unmounts and its timer is dropped).
     {
         let (latest, dirty, baseline) = (latest.clone(), dirty, baseline.clone());
         use_effect_with((), move |_| {
             let listener = web_sys::window().map(|window| {
+                let (latest, dirty, baseline) = (latest.clone(), dirty.clone(), baseline.clone());
                 EventListener::new(&window, "pagehide", move |_| {
-                    if dirty.replace(false)
-                        && store_work(id, &latest, &baseline) == WorkSaved::ChangedElsewhere
-                        && let Some(session) = latest.borrow().as_ref()
-                    {
-                        let _ = save(&work_aside_key(id), &encode_draft(session));
-                    }
+                    flush_work(id, &latest, &dirty, &baseline);
                 })
             });
-            move || drop(listener)
+            move || {
+                drop(listener);
+                flush_work(id, &latest, &dirty, &baseline);
+            }
         });
     }
     // Another tab saving this exercise's work: say so at once.

@@ -896,26 +896,75 @@ struct DialogProps {
     children: Html,
 }
 
-/// A modal box over the page that takes the focus when it opens.
+/// A modal box over the page. It takes the focus when it opens, keeps Tab and Shift+Tab
+/// among its own controls (the page behind it is out of reach, as `aria-modal` says),
+/// and gives the focus back to where it was (the editor, the button that opened it)
+/// when it closes.
 #[component]
 fn Dialog(props: &DialogProps) -> Html {
     let boxed = use_node_ref();
     {
         let boxed = boxed.clone();
         use_effect_with((), move |_| {
-            let first = boxed
-                .cast::<web_sys::Element>()
-                .and_then(|el| el.query_selector("input, button").ok().flatten())
+            let opener = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
                 .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
-            if let Some(first) = first {
+            if let Some(first) = focusable(&boxed).into_iter().next() {
                 let _ = first.focus();
+            }
+            move || {
+                if let Some(opener) = opener.filter(|el| el.is_connected()) {
+                    let _ = opener.focus();
+                }
             }
         });
     }
+    let onkeydown = {
+        let (boxed, on_key) = (boxed.clone(), props.on_key.clone());
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "Tab" {
+                keep_tab_inside(&e, &focusable(&boxed));
+            }
+            on_key.emit(e);
+        })
+    };
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby={props.labelled_by.clone()} onkeydown={props.on_key.clone()}>
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby={props.labelled_by.clone()} {onkeydown}>
             <div class="overlay-box" ref={boxed}>{ props.children.clone() }</div>
         </div>
+    }
+}
+
+/// The controls inside a dialog's box, in Tab order.
+fn focusable(boxed: &NodeRef) -> Vec<web_sys::HtmlElement> {
+    let Some(list) =
+        boxed.cast::<web_sys::Element>().and_then(|el| el.query_selector_all("input, button").ok())
+    else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|node| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(node).ok())
+        .collect()
+}
+
+/// Tab from a dialog's last control goes to its first, Shift+Tab from its first to its
+/// last: the focus goes round the dialog instead of to the page behind it.
+fn keep_tab_inside(e: &KeyboardEvent, controls: &[web_sys::HtmlElement]) {
+    let (Some(first), Some(last)) = (controls.first(), controls.last()) else { return };
+    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    let at = |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == &**el);
+    let inside = controls.iter().any(&at);
+    let wrap_to = match (e.shift_key(), inside) {
+        (_, false) => Some(first),
+        (true, true) if at(first) => Some(last),
+        (false, true) if at(last) => Some(first),
+        _ => None,
+    };
+    if let Some(target) = wrap_to {
+        e.prevent_default();
+        let _ = target.focus();
     }
 }
 

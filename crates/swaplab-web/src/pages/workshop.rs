@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use crate::router::{Link, Navigator, use_navigator};
+use crate::router::{Link, Navigator, plain_click, use_location, use_navigator};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use swaplab_content::receipt::{Paste, read_paste, roster};
@@ -249,10 +249,24 @@ fn PresenterView(props: &PresenterViewProps) -> Html {
             move || drop(interval)
         });
     }
-    // The step is in the URL, so a reload (or a second screen) opens the same one.
-    use_effect_with(state.step, |step| {
-        browser::replace_query(&format!("step={}", step + 1));
-    });
+    // The step is in the URL, so a reload (or a second screen) opens the same one. It is
+    // written again whenever the address loses it (a link to /workshop while the
+    // presenter is here), so Back and a reload keep the step on screen.
+    {
+        let navigator = use_navigator();
+        let query = use_location().map(|location| location.query).unwrap_or_default();
+        use_effect_with((state.step, query), move |(step, query)| {
+            let wanted = (step + 1).to_string();
+            if *query != format!("step={wanted}") {
+                match navigator {
+                    Some(navigator) => {
+                        navigator.replace_with_query(&Route::Workshop, &[("step", wanted)]);
+                    }
+                    None => browser::replace_query(&format!("step={wanted}")),
+                }
+            }
+        });
+    }
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |()| {
@@ -437,10 +451,20 @@ pub fn WorkshopExercisesPage() -> Html {
         Ok(infos) => html! {
             <ul class="qr-cards">
                 { for infos.iter().map(|info| {
-                    let url = absolute_url(
-                        navigator.as_ref(),
-                        &Route::ShortExercise { number: info.number.to_string() },
-                    );
+                    let short = Route::ShortExercise { number: info.number.to_string() };
+                    let url = absolute_url(navigator.as_ref(), &short);
+                    // The link shows the whole address for the slide; clicked here, it is
+                    // followed inside the app like any other.
+                    let follow = {
+                        let navigator = navigator.clone();
+                        Callback::from(move |e: MouseEvent| {
+                            let Some(navigator) = &navigator else { return };
+                            if plain_click(&e) {
+                                e.prevent_default();
+                                navigator.push(&short);
+                            }
+                        })
+                    };
                     html! {
                         <li class="qr-card" data-exercise={info.id}>
                             <div class="qr-card-text">
@@ -448,7 +472,7 @@ pub fn WorkshopExercisesPage() -> Html {
                                 <h2>{ info.title.clone() }</h2>
                                 <p class="meta">{ format!("{} · {} min", info.style.as_str(), info.minutes) }</p>
                                 <p class="qr-goal">{ info.goal.clone() }</p>
-                                <p class="short-link"><a href={url.clone()}>{ url.clone() }</a></p>
+                                <p class="short-link"><a href={url.clone()} onclick={follow}>{ url.clone() }</a></p>
                             </div>
                             <QrCode url={url} />
                         </li>
