@@ -96,26 +96,36 @@ pub struct FileSize {
 /// Measures every file the site serves (not `404.html`, a copy of `index.html`).
 pub fn measure(dist: &Path) -> Result<Vec<FileSize>> {
     let mut sizes = Vec::new();
-    let mut entries: Vec<_> = fs::read_dir(dist)
-        .with_context(|| format!("reading {}", dist.display()))?
+    measure_dir(dist, "", &mut sizes)?;
+    Ok(sizes)
+}
+
+/// Measures every file under `dir`, named by its path below `dist` (`chapters/01-x.md`),
+/// files before folders, each in name order.
+fn measure_dir(dir: &Path, prefix: &str, sizes: &mut Vec<FileSize>) -> Result<()> {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(Result::ok)
-        .filter(|e| e.path().is_file())
         .collect();
-    entries.sort_by_key(|e| e.file_name());
+    entries.sort_by_key(|e| (e.path().is_dir(), e.file_name()));
     for entry in entries {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name == "404.html" {
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        if entry.file_name().to_string_lossy().starts_with('.') || name == "404.html" {
+            continue;
+        }
+        if entry.path().is_dir() {
+            measure_dir(&entry.path(), &format!("{name}/"), sizes)?;
             continue;
         }
         let bytes = fs::read(entry.path()).with_context(|| format!("reading {name}"))?;
         sizes.push(FileSize {
-            name,
             raw: bytes.len(),
             gzip: gzip(&bytes)?,
             brotli: brotli(&bytes)?,
+            name,
         });
     }
-    Ok(sizes)
+    Ok(())
 }
 
 fn gzip(bytes: &[u8]) -> Result<usize> {
@@ -369,6 +379,26 @@ mod tests {
         assert!(tiny.within(64.0));
         assert!(parse_growth("nothing here\n").is_err());
         assert!(parse_growth("growth\tbrackets\tYaml\tfast\t1\n").is_err());
+    }
+
+    #[test]
+    fn every_served_file_is_measured_subfolders_included() {
+        let dist = std::env::temp_dir().join(format!("xtask-measure-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dist);
+        fs::create_dir_all(dist.join("chapters")).unwrap();
+        for (name, text) in [
+            ("index.html", "<p>hi</p>"),
+            ("404.html", "<p>copy</p>"),
+            (".trunk-lock", ""),
+            ("app_bg.wasm", "wasm"),
+            ("chapters/01-a.md", "# A"),
+            ("chapters/02-b.md", "# B"),
+        ] {
+            fs::write(dist.join(name), text).unwrap();
+        }
+        let names: Vec<String> = measure(&dist).unwrap().into_iter().map(|s| s.name).collect();
+        let _ = fs::remove_dir_all(&dist);
+        assert_eq!(names, ["app_bg.wasm", "index.html", "chapters/01-a.md", "chapters/02-b.md"]);
     }
 
     #[test]
