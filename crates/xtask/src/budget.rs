@@ -93,39 +93,15 @@ pub struct FileSize {
     pub brotli: usize,
 }
 
-/// Measures every file the site serves (not `404.html`, a copy of `index.html`).
+/// Measures every file the site serves (`offline::served_files`), subfolders included.
 pub fn measure(dist: &Path) -> Result<Vec<FileSize>> {
-    let mut sizes = Vec::new();
-    measure_dir(dist, "", &mut sizes)?;
-    Ok(sizes)
-}
-
-/// Measures every file under `dir`, named by its path below `dist` (`chapters/01-x.md`),
-/// files before folders, each in name order.
-fn measure_dir(dir: &Path, prefix: &str, sizes: &mut Vec<FileSize>) -> Result<()> {
-    let mut entries: Vec<_> = fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .filter_map(Result::ok)
-        .collect();
-    entries.sort_by_key(|e| (e.path().is_dir(), e.file_name()));
-    for entry in entries {
-        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
-        if entry.file_name().to_string_lossy().starts_with('.') || name == "404.html" {
-            continue;
-        }
-        if entry.path().is_dir() {
-            measure_dir(&entry.path(), &format!("{name}/"), sizes)?;
-            continue;
-        }
-        let bytes = fs::read(entry.path()).with_context(|| format!("reading {name}"))?;
-        sizes.push(FileSize {
-            raw: bytes.len(),
-            gzip: gzip(&bytes)?,
-            brotli: brotli(&bytes)?,
-            name,
-        });
-    }
-    Ok(())
+    crate::offline::served_files(dist)?
+        .into_iter()
+        .map(|name| {
+            let bytes = fs::read(dist.join(&name)).with_context(|| format!("reading {name}"))?;
+            Ok(FileSize { raw: bytes.len(), gzip: gzip(&bytes)?, brotli: brotli(&bytes)?, name })
+        })
+        .collect()
 }
 
 fn gzip(bytes: &[u8]) -> Result<usize> {
@@ -398,7 +374,7 @@ mod tests {
         }
         let names: Vec<String> = measure(&dist).unwrap().into_iter().map(|s| s.name).collect();
         let _ = fs::remove_dir_all(&dist);
-        assert_eq!(names, ["app_bg.wasm", "index.html", "chapters/01-a.md", "chapters/02-b.md"]);
+        assert_eq!(names, ["app_bg.wasm", "chapters/01-a.md", "chapters/02-b.md", "index.html"]);
     }
 
     #[test]

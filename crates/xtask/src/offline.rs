@@ -28,9 +28,8 @@ pub fn write_manifest(dist: &Path) -> Result<usize> {
             worker.display()
         )
     })?;
-    let mut files = Vec::new();
-    list_files(dist, "", &mut files)?;
-    files.sort();
+    let mut files = served_files(dist)?;
+    files.retain(|file| file != SERVICE_WORKER);
     let mut contents = Vec::with_capacity(files.len());
     for file in &files {
         contents.push(fs::read(dist.join(file)).with_context(|| format!("reading {file}"))?);
@@ -42,15 +41,22 @@ pub fn write_manifest(dist: &Path) -> Result<usize> {
     Ok(files.len())
 }
 
-/// Every file the worker precaches, as paths relative to `dist` joined with `/`.
+/// Every file the built site serves, as paths relative to `dist` joined with `/`, sorted:
+/// all but `404.html` (a copy of `index.html`) and hidden files. The worker precaches
+/// these but itself; the budget stage measures them all.
+pub fn served_files(dist: &Path) -> Result<Vec<String>> {
+    let mut files = Vec::new();
+    list_files(dist, "", &mut files)?;
+    files.sort();
+    Ok(files)
+}
+
 fn list_files(dir: &Path, prefix: &str, out: &mut Vec<String>) -> Result<()> {
     for entry in fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let relative = format!("{prefix}{name}");
-        if name.starts_with('.')
-            || (prefix.is_empty() && matches!(name.as_str(), SERVICE_WORKER | "404.html"))
-        {
+        if name.starts_with('.') || (prefix.is_empty() && name == "404.html") {
             continue;
         }
         let kind = entry.file_type()?;
