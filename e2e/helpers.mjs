@@ -37,3 +37,14 @@ export async function shot(page, testInfo, name) {
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, `${testInfo.project.name}-${name}.png`), fullPage: true });
 }
+
+/** Marks the document on screen, so `sameDocument` can tell later whether a click
+ *  stayed in the app or loaded the page again. */
+export async function markDocument(page) {
+  await page.evaluate(() => (window.__sameDocument = true));
+}
+
+/** Whether the document `markDocument` marked is still the one on screen. */
+export async function sameDocument(page) {
+  return page.evaluate(() => window.__sameDocument === true);
+}

@@ -2,7 +2,7 @@
 // running a widget and taking it to the playground, solving an exercise by typing the
 // fix, and finding the progress still there after a reload.
 import { test, expect } from "@playwright/test";
-import { open, shot, watchErrors } from "./helpers.mjs";
+import { markDocument, open, sameDocument, shot, watchErrors } from "./helpers.mjs";
 
 test("chapter 1 reads to the end by keyboard alone, and → turns the page", async ({ page }) => {
   const watch = watchErrors(page);
@@ -59,12 +59,12 @@ test("a link to another chapter's section lands on it once that chapter has arri
   const watch = watchErrors(page);
   await open(page, "learn/limits");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await page.evaluate(() => (window.__sameDocument = true));
+  await markDocument(page);
   // Chapter 7 has not been fetched yet in this page: its headings come after the click.
   await page.locator('article a[href$="/learn/check-your-swap#what-the-review-checks"]').first().click();
   await expect(page).toHaveURL(/\/learn\/check-your-swap#what-the-review-checks$/);
   await expect(page.locator("h2#what-the-review-checks")).toBeInViewport();
-  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  expect(await sameDocument(page)).toBe(true);
   watch.check();
 });
 

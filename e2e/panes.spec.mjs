@@ -2,7 +2,7 @@
 // watch the proof and the review change without pressing anything; pick a policy and
 // see whose records reach the conversation.
 import { test, expect } from "@playwright/test";
-import { open, shot, watchErrors } from "./helpers.mjs";
+import { markDocument, open, sameDocument, shot, watchErrors } from "./helpers.mjs";
 
 const editor = (page) => page.getByRole("textbox", { name: /^Contents of / });
 const tab = (page, name) => page.getByRole("tab", { name: new RegExp(`^${name}`) });
@@ -69,11 +69,11 @@ test("a failing check's \"Why this matters\" opens its section in the app, and B
   const target = new URL(href, page.url());
   const [chapter, anchor] = [target.pathname.split("/").pop(), target.hash.slice(1)];
   // A plain click stays in the page: no reload, the chapter fetched and scrolled to.
-  await page.evaluate(() => (window.__sameDocument = true));
+  await markDocument(page);
   await why.click();
   await expect(page).toHaveURL(new RegExp(`/learn/${chapter}#${anchor}$`));
   await expect(page.locator(`h2#${anchor}, h3#${anchor}, h4#${anchor}`)).toBeInViewport();
-  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  expect(await sameDocument(page)).toBe(true);
   // Back: the playground with the edit still there and the review still red.
   await page.goBack();
   await expect(page).toHaveURL(/\/play/);

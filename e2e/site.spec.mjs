@@ -1,7 +1,7 @@
 // The site's frame: every route renders real content with no errors, navigation works,
 // and the theme follows the system until the reader picks one.
 import { test, expect } from "@playwright/test";
-import { open, shot, watchErrors } from "./helpers.mjs";
+import { markDocument, open, sameDocument, shot, watchErrors } from "./helpers.mjs";
 
 const routes = [
   { path: "", name: "home", heading: /drop-in replacement/, text: /Where to start/ },
@@ -34,7 +34,7 @@ test("the home page shows the swap in one picture, taken from the example's file
 test("the header navigates between sections without reloading", async ({ page }) => {
   const watch = watchErrors(page);
   await open(page, "");
-  await page.evaluate(() => (window.__sameDocument = true));
+  await markDocument(page);
   const nav = page.getByRole("navigation", { name: "Sections" });
 
   await nav.getByRole("link", { name: "Learn" }).click();
@@ -51,18 +51,18 @@ test("the header navigates between sections without reloading", async ({ page })
 
   await page.getByRole("link", { name: "Swap Lab" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("drop-in replacement");
-  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  expect(await sameDocument(page)).toBe(true);
   watch.check();
 });
 
 test("a chapter's link to the playground stays inside the app", async ({ page }) => {
   const watch = watchErrors(page);
   await open(page, "learn/the-agent");
-  await page.evaluate(() => (window.__sameDocument = true));
+  await markDocument(page);
   await page.getByRole("link", { name: "Open these files in the playground" }).click();
   await expect(page).toHaveURL(/\/play(\?example=tutorial)?$/);
   await expect(page.getByRole("navigation", { name: "Files" })).toBeVisible();
-  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  expect(await sameDocument(page)).toBe(true);
   watch.check();
 });
 
@@ -70,14 +70,14 @@ test("\"Skip to content\" moves the focus to the page's content and stays on the
   const watch = watchErrors(page);
   for (const where of ["learn/the-agent", "examples"]) {
     await open(page, where);
-    await page.evaluate(() => (window.__sameDocument = true));
+    await markDocument(page);
     await page.keyboard.press("Tab");
     const skip = page.getByRole("link", { name: "Skip to content" });
     await expect(skip).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(page.locator("main")).toBeFocused();
     expect(new URL(page.url()).pathname).toMatch(new RegExp(`/${where}$`));
-    expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+    expect(await sameDocument(page)).toBe(true);
   }
   watch.check();
 });
@@ -86,7 +86,7 @@ test("Back and Forward return to where the reader was on each page", async ({ pa
   const watch = watchErrors(page);
   const scrollY = () => page.evaluate(() => Math.round(window.scrollY));
   await open(page, "learn/the-agent");
-  await page.evaluate(() => (window.__sameDocument = true));
+  await markDocument(page);
   // A link in the middle of the chapter, in the middle of the screen: clicking it does
   // not scroll first.
   const link = page.getByRole("link", { name: "Open these files in the playground" });
@@ -128,14 +128,14 @@ test("Back and Forward return to where the reader was on each page", async ({ pa
   await page.goForward();
   await expect(page).toHaveURL(/\/learn\/the-swap$/);
   await expect.poll(scrollY).toBe(700);
-  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  expect(await sameDocument(page)).toBe(true);
   watch.check();
 });
 
 test("a link to the page already on screen adds no history entry, as in a browser", async ({ page }) => {
   const watch = watchErrors(page);
   await open(page, "");
-  await page.evaluate(() => (window.__sameDocument = true));
+  await markDocument(page);
   const nav = page.getByRole("navigation", { name: "Sections" });
   await nav.getByRole("link", { name: "Learn" }).click();
   await expect(page).toHaveURL(/\/learn$/);
@@ -146,7 +146,7 @@ test("a link to the page already on screen adds no history entry, as in a browse
   // One Back leaves the page, as it would after the same clicks on a plain site.
   await page.goBack();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("drop-in replacement");
-  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  expect(await sameDocument(page)).toBe(true);
   watch.check();
 });
 

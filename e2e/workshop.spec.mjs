@@ -3,7 +3,7 @@
 // still when paused; the exercise index gives each exercise a QR code of its short link;
 // the receipts page reads pasted receipts into a table and names the ones it cannot read.
 import { test, expect } from "@playwright/test";
-import { open, shot, watchErrors } from "./helpers.mjs";
+import { markDocument, open, sameDocument, shot, watchErrors } from "./helpers.mjs";
 
 // Made by swaplab_content::receipt::encode_receipt and pinned by
 // crates/swaplab-content/tests/it/receipt.rs (`the_codes_the_end_to_end_test_pastes_are_stable`).
@@ -154,11 +154,11 @@ test("the exercise index gives each exercise a QR code of its short link", async
 
   // The short link leads to its exercise, inside the app (the page is not loaded again),
   // and Back returns to the index: the short link itself leaves no history entry.
-  await page.evaluate(() => (window.__sameDocument = true));
+  await markDocument(page);
   await cards.first().locator(".short-link a").click();
   await expect(page).toHaveURL(/\/exercises\/\d+-[a-z0-9-]+$/);
   await expect(page.locator(".exercise-page h1")).toBeVisible();
-  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
+  expect(await sameDocument(page)).toBe(true);
   await page.goBack();
   await expect(page).toHaveURL(/\/workshop\/exercises$/);
   watch.check();

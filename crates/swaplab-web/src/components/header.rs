@@ -1,9 +1,9 @@
 //! The site header: the name, the sections and the theme toggle.
 
-use crate::router::{Link, use_route};
 use yew::prelude::*;
 
 use crate::route::Route;
+use crate::router::{Link, use_route};
 use crate::theme::Theme;
 
 /// The header on every page.

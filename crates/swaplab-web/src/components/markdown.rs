@@ -6,13 +6,13 @@
 
 use std::rc::Rc;
 
-use crate::router::{Navigator, plain_click, query_pairs, use_navigator};
 use swaplab_core::markdown::{Attr, Document, Node, Tag};
 use yew::prelude::*;
 use yew::virtual_dom::VTag;
 
 use crate::browser::{page_anchor, scroll_to_anchor, set_anchor};
 use crate::route::Route;
+use crate::router::{Navigator, plain_click, query_pairs, use_navigator};
 
 /// Props for [`Markdown`].
 #[derive(Properties, PartialEq)]

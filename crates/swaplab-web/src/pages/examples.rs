@@ -1,6 +1,5 @@
 //! `/examples`: the built-in examples, each with what its swap changes.
 
-use crate::router::use_navigator;
 use swaplab_content::{Outcome, example, examples};
 use swaplab_core::diff::{ChangeStatus, project_changes};
 use yew::prelude::*;
@@ -8,6 +7,7 @@ use yew::prelude::*;
 use super::use_title;
 use crate::components::internal_link;
 use crate::route::Route;
+use crate::router::use_navigator;
 
 fn verdict_word(outcome: Outcome) -> &'static str {
     match outcome {

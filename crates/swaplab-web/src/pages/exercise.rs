@@ -9,7 +9,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::router::{Link, use_navigator};
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use swaplab_content::exercise::{Evaluation, Exercise, ExerciseInfo, Style, exercise_by_number};
@@ -29,6 +28,7 @@ use crate::browser::{
 use crate::components::{DiffView, Editor, EditorDiagnostic, FileTree, Markdown, inline_code};
 use crate::panes::{Analysis, Shared};
 use crate::route::Route;
+use crate::router::{Link, use_navigator};
 use crate::state::PlayState;
 
 /// How long typing must pause before the goal is checked again.

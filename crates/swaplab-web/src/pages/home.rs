@@ -1,10 +1,10 @@
 //! `/`: what Swap Lab is, in two sentences, and where to start.
 
-use crate::router::Link;
 use yew::prelude::*;
 
 use super::use_title;
 use crate::route::Route;
+use crate::router::Link;
 
 /// The lines of the built-in example that show the swap in one picture: the ticket
 /// tool before (reads the id from memory) and after (takes it as an argument). Read

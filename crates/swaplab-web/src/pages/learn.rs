@@ -4,7 +4,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::router::{Link, use_navigator};
 use swaplab_content::{Chapter, chapters};
 use swaplab_core::markdown::render_with_directives;
 use yew::prelude::*;
@@ -13,6 +12,7 @@ use super::use_title;
 use crate::browser::{fetch_text, location_hash, page_anchor, scroll_to_anchor};
 use crate::components::Markdown;
 use crate::route::Route;
+use crate::router::{Link, use_navigator};
 
 /// The list of chapters.
 #[component]

@@ -1,10 +1,10 @@
 //! Any path the site does not have.
 
-use crate::router::Link;
 use yew::prelude::*;
 
 use super::use_title;
 use crate::route::Route;
+use crate::router::Link;
 
 /// The not-found page.
 #[component]

@@ -1069,15 +1069,15 @@ type LatestState = Rc<RefCell<Option<UseReducerHandle<PlayState>>>>;
 /// What the draft's key held when this tab last read or wrote it.
 type Baseline = Rc<RefCell<Option<String>>>;
 
-/// Saves the session as this example's draft — or removes the draft when the session is
-/// the example itself — unless another tab saved the draft since this tab last read or
-/// wrote it: then nothing is written and the reader is asked ([`SaveStatus::Conflict`]).
 /// Whether a URL fragment is a Swap Lab link: it starts with its format version (`v1…`).
 fn is_link_fragment(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next() == Some('v') && chars.next().is_some_and(|c| c.is_ascii_digit())
 }
 
+/// Saves the session as this example's draft — or removes the draft when the session is
+/// the example itself — unless another tab saved the draft since this tab last read or
+/// wrote it: then nothing is written and the reader is asked ([`SaveStatus::Conflict`]).
 fn store_draft(origin: &Origin, latest: &LatestState, baseline: &Baseline) -> SaveStatus {
     if panic_banner::has_crashed() {
         // The crash banner saved what there was; this tab's state is not to be trusted.

@@ -8,7 +8,6 @@
 
 use std::rc::Rc;
 
-use crate::router::{Link, Navigator, plain_click, use_location, use_navigator};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use swaplab_content::receipt::{Paste, read_paste, roster};
@@ -23,6 +22,7 @@ use super::use_title;
 use crate::browser;
 use crate::components::{Markdown, NoticeKind, QrCode, notice};
 use crate::route::Route;
+use crate::router::{Link, Navigator, plain_click, use_location, use_navigator};
 
 /// Where the receipts page keeps the pasted text, so a reload does not lose it.
 pub const RECEIPTS_KEY: &str = "swaplab.receipts.v1";

@@ -9,7 +9,6 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::router::{plain_click, use_navigator};
 use swaplab_content::widget::{WidgetKind, WidgetSpec, parse_widget};
 use swaplab_core::diff::project_changes;
 use swaplab_core::sim::Side;
@@ -25,6 +24,7 @@ use super::tools::ToolsPane;
 use super::trace::TracePane;
 use super::{Analysis, DiffPane, Goto, Played, Shared};
 use crate::route::Route;
+use crate::router::{plain_click, use_navigator};
 
 /// An example's files and analysis, shared by the widgets on a page.
 #[derive(Clone)]
