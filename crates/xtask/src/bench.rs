@@ -272,6 +272,8 @@ struct Report {
     /// The highlighter's growth on its pathological inputs (`highlight_growth`).
     growth: Result<Vec<budget::Growth>, String>,
     sizes: Result<Vec<FileSize>, String>,
+    /// `swaplab-engine-only`'s wasm: the engine without the interface.
+    engine_only: Result<FileSize, String>,
     size_budgets: Option<budget::SizeBudgets>,
     time_budgets: Option<budget::TimeBudgets>,
     /// `[growth]`'s limit on the highlighter's ratio.
@@ -345,12 +347,17 @@ pub fn run(root: &Path, quick: bool) -> Result<ExitCode> {
             (Err(why.clone()), Err(why))
         }
     };
+    let engine_only =
+        site::build_engine_only(root, &toolchain, &target, &scratch.join("engine-only"))
+            .and_then(|wasm| budget::measure_file(&wasm, "engine.wasm".to_owned()))
+            .map_err(|e| format!("{e:#}"));
     step("Scaling in the browser: the web crate's scale test, release, headless Chromium");
     let browser_scale = browser_scale(root, &toolchain).map_err(|e| format!("{e:#}"));
     for (stage, result) in [
         ("browser", browser.is_ok()),
         ("browser scaling", browser_scale.is_ok()),
         ("site sizes", sizes.is_ok()),
+        ("engine alone", engine_only.is_ok()),
     ] {
         let counts = if result { (1, 0) } else { (0, 1) };
         println!("{stage}: {} passed, {} failed", counts.0, counts.1);
@@ -398,6 +405,7 @@ pub fn run(root: &Path, quick: bool) -> Result<ExitCode> {
         browser_scale,
         growth,
         sizes,
+        engine_only,
         size_budgets,
         time_budgets,
         growth_ratio_max,
@@ -1120,6 +1128,17 @@ fn render(report: &Report) -> String {
                     b.js_brotli_kb
                 ));
             }
+            body.push_str(&match &report.engine_only {
+                Ok(engine) => format!(
+                    "\nThe engine alone — `crates/swaplab-engine-only`, which calls everything the \
+                     site computes and has no interface, built as Trunk builds the app: {} raw, \
+                     {} brotli, {:.0}% of the app's wasm.\n",
+                    kb(engine.raw),
+                    kb(engine.brotli),
+                    100.0 * engine.brotli as f64 / total(".wasm").max(1) as f64
+                ),
+                Err(why) => format!("\nThe engine alone: *not measured: {why}*\n"),
+            });
             body
         }
         Err(why) => format!("*Not measured: {why}*"),
@@ -1314,6 +1333,12 @@ mod tests {
                 gzip: 900_000,
                 brotli: 700_000,
             }]),
+            engine_only: Ok(FileSize {
+                name: "engine.wasm".into(),
+                raw: 1_400_000,
+                gzip: 600_000,
+                brotli: 490_000,
+            }),
             size_budgets: Some(budget::SizeBudgets { wasm_brotli_kb: 720.0, js_brotli_kb: 12.0 }),
             time_budgets: Some(budget::TimeBudgets {
                 interactive_ms_median: 500.0,
@@ -1333,6 +1358,15 @@ mod tests {
             }],
             minutes: 3.0,
         }
+    }
+
+    #[test]
+    fn an_engine_that_did_not_build_is_said_not_hidden() {
+        let mut report = report();
+        report.engine_only = Err("cargo build failed".into());
+        let md = render(&report);
+        assert!(md.contains("The engine alone: *not measured: cargo build failed*"), "{md}");
+        assert!(md.contains("wasm 700.0 KB of 720 KB"));
     }
 
     #[test]
@@ -1373,6 +1407,9 @@ mod tests {
         assert!(md.contains("`budgets.toml` allows ×64."));
         assert!(md.contains("| `app_bg.wasm` | 2000.0 KB | 900.0 KB | 700.0 KB |"));
         assert!(md.contains("wasm 700.0 KB of 720 KB"));
+        assert!(
+            md.contains("built as Trunk builds the app: 1400.0 KB raw, 490.0 KB brotli, 70% of")
+        );
         assert!(md.ends_with("Kept.\n"));
         let headings: Vec<_> = md.lines().filter(|l| l.starts_with("## ")).collect();
         let unique: BTreeSet<_> = headings.iter().collect();

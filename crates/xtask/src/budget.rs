@@ -97,11 +97,14 @@ pub struct FileSize {
 pub fn measure(dist: &Path) -> Result<Vec<FileSize>> {
     crate::offline::served_files(dist)?
         .into_iter()
-        .map(|name| {
-            let bytes = fs::read(dist.join(&name)).with_context(|| format!("reading {name}"))?;
-            Ok(FileSize { raw: bytes.len(), gzip: gzip(&bytes)?, brotli: brotli(&bytes)?, name })
-        })
+        .map(|name| measure_file(&dist.join(&name), name))
         .collect()
+}
+
+/// Measures one file, reported as `name`.
+pub fn measure_file(path: &Path, name: String) -> Result<FileSize> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(FileSize { raw: bytes.len(), gzip: gzip(&bytes)?, brotli: brotli(&bytes)?, name })
 }
 
 fn gzip(bytes: &[u8]) -> Result<usize> {

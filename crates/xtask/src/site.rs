@@ -69,6 +69,82 @@ pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) 
     Ok(())
 }
 
+// --- the engine alone -----------------------------------------------------------------
+
+/// How Trunk builds and optimises the web app's wasm, read from the `rel="rust"` link of
+/// `www/index.html` so that a measurement of another crate is built the same way.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RustLink {
+    /// `data-cargo-profile-release`: the cargo profile of a release build.
+    pub profile: String,
+    /// `data-wasm-opt`: wasm-opt's level, as in `-O<level>`.
+    pub wasm_opt_level: String,
+    /// `data-wasm-opt-params`, split at spaces.
+    pub wasm_opt_params: Vec<String>,
+}
+
+impl RustLink {
+    /// Reads the attributes from the page's `<link data-trunk rel="rust" …/>`.
+    pub fn read(page: &str) -> Result<RustLink> {
+        let start = page.find("rel=\"rust\"").context("www/index.html has no rel=\"rust\" link")?;
+        let link = &page[start..page[start..].find('>').map_or(page.len(), |end| start + end)];
+        let attribute = |name: &str| -> Result<String> {
+            let key = format!("{name}=\"");
+            let at = link.find(&key).with_context(|| format!("the rust link has no {name}"))?;
+            let value = &link[at + key.len()..];
+            Ok(value[..value.find('"').unwrap_or(value.len())].to_owned())
+        };
+        Ok(RustLink {
+            profile: attribute("data-cargo-profile-release")?,
+            wasm_opt_level: attribute("data-wasm-opt")?,
+            wasm_opt_params: attribute("data-wasm-opt-params")?
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect(),
+        })
+    }
+}
+
+/// Builds `swaplab-engine-only` — everything the site computes, without its interface —
+/// the way Trunk builds the web app: the release profile of `www/index.html`'s rust link,
+/// `wasm-bindgen --target web`, then `wasm-opt` with the link's level and parameters.
+/// Returns the optimised wasm, written under `out`.
+pub fn build_engine_only(
+    root: &Path,
+    toolchain: &Toolchain,
+    target_dir: &Path,
+    out: &Path,
+) -> Result<std::path::PathBuf> {
+    step("Building the engine alone (crates/swaplab-engine-only), as Trunk builds the app");
+    let page = fs::read_to_string(root.join("www/index.html")).context("reading www/index.html")?;
+    let link = RustLink::read(&page)?;
+    run(Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["build", "--locked", "-p", "swaplab-engine-only", "--target"])
+        .arg(crate::tools::WASM_TARGET)
+        .args(["--profile", &link.profile])
+        .current_dir(root)
+        .env("PATH", &toolchain.path))?;
+    let built = target_dir
+        .join(crate::tools::WASM_TARGET)
+        .join(&link.profile)
+        .join("swaplab_engine_only.wasm");
+    fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    run(Command::new("wasm-bindgen")
+        .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])
+        .arg(out)
+        .arg(&built)
+        .env("PATH", &toolchain.path))?;
+    let optimised = out.join("engine.wasm");
+    run(Command::new("wasm-opt")
+        .arg(format!("-O{}", link.wasm_opt_level))
+        .args(&link.wasm_opt_params)
+        .arg(out.join("engine_bg.wasm"))
+        .arg("-o")
+        .arg(&optimised)
+        .env("PATH", &toolchain.path))?;
+    Ok(optimised)
+}
+
 // --- the Content-Security-Policy ---------------------------------------------------------
 
 /// The policy every built page carries, given the `sha256-…` sources of its inline
@@ -240,6 +316,20 @@ fn sha256(message: &[u8]) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_engine_alone_is_built_with_the_apps_profile_and_wasm_opt_settings() {
+        let page =
+            fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/index.html"))
+                .unwrap();
+        let link = RustLink::read(&page).unwrap();
+        assert_eq!(link.profile, "wasm-release");
+        assert_eq!(link.wasm_opt_level, "z");
+        assert_eq!(link.wasm_opt_params, ["--low-memory-unused"]);
+        let without = page.replace("data-wasm-opt-params=", "data-other=");
+        let error = RustLink::read(&without).unwrap_err().to_string();
+        assert!(error.contains("data-wasm-opt-params"), "{error}");
+    }
 
     #[test]
     fn sha256_and_base64_match_the_standard_vectors() {
