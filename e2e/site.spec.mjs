@@ -132,6 +132,44 @@ test("Back and Forward return to where the reader was on each page", async ({ pa
   watch.check();
 });
 
+test("a reload keeps the reader's place on the page, and Back after it returns to the page before", async ({ page }) => {
+  const watch = watchErrors(page);
+  const scrollY = () => page.evaluate(() => Math.round(window.scrollY));
+  const scrollTo = (y) =>
+    page.evaluate(
+      (y) => new Promise((done) => {
+        addEventListener("scroll", done, { once: true });
+        window.scrollTo(0, y);
+      }),
+      y,
+    );
+  // A page the app draws at once...
+  await open(page, "examples");
+  await scrollTo(900);
+  await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Learn" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+  await page.getByRole("link", { name: /The agent/ }).first().click();
+  await expect(page).toHaveURL(/\/learn\/the-agent$/);
+  await expect(page.locator("article .prose h2").first()).toBeVisible();
+  // ...and a chapter, whose text arrives after the page opens: a reload (or a phone
+  // bringing a discarded tab back) puts the reader where they were, as a browser does.
+  await scrollTo(1500);
+  await page.reload();
+  await expect(page.locator("article .prose h2").first()).toBeVisible();
+  await expect.poll(scrollY).toBe(1500);
+  // The places of the visit before the reload are kept too.
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/examples$/);
+  await expect.poll(scrollY).toBe(900);
+  // A new visit to the same address, typed rather than reloaded, starts at the top.
+  await open(page, "learn");
+  await open(page, "examples");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect.poll(scrollY).toBe(0);
+  watch.check();
+});
+
 test("a link to the page already on screen adds no history entry, as in a browser", async ({ page }) => {
   const watch = watchErrors(page);
   await open(page, "");

@@ -5,7 +5,7 @@ use yew::prelude::*;
 use crate::browser::{location_hash, scroll_to_anchor};
 use crate::components::Header;
 use crate::route::{Route, switch};
-use crate::router::{Router, take_remembered_scroll, use_route};
+use crate::router::{Router, return_after_reload, take_remembered_scroll, use_route};
 
 /// The whole app.
 #[component]
@@ -40,17 +40,23 @@ fn CurrentPage() -> Html {
 
 /// Moving to another page starts at its top, or at the anchor the URL names, and puts
 /// keyboard focus at the start of the content, as a full page load would. Back and
-/// Forward return to where the reader was on the page instead, as a browser does. A
+/// Forward return to where the reader was on the page instead, as a browser does, and
+/// so does a reload. A
 /// page that puts the focus somewhere itself (the playground's editor at a line a link
 /// names) keeps it, and the view it scrolled to, as it would on a full load.
 #[component]
 fn ScrollOnNavigation() -> Html {
     let route = use_route();
     let first = use_mut_ref(|| true);
-    use_effect_with(route, move |_| {
+    use_effect_with(route, move |route| {
         let initial = std::mem::replace(&mut *first.borrow_mut(), false);
+        // A chapter's text arrives later; its page finishes a return after a reload.
+        let complete = !matches!(route, Some(Route::Chapter { .. }));
         // The page renders its content after this effect: look once it has.
         let timeout = gloo::timers::callback::Timeout::new(0, move || {
+            if initial && return_after_reload(complete) {
+                return;
+            }
             if !initial && page_took_focus() {
                 return;
             }

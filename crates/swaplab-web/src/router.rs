@@ -7,12 +7,13 @@
 //! with the [`Navigator`] from [`use_navigator`]. [`Link`] is an `<a href>` that a plain
 //! click follows inside the app and a modified or middle click leaves to the browser (a
 //! new tab, a new window). The router remembers where the reader was on each history
-//! entry of the visit, so Back and Forward return to that place (`app.rs` scrolls).
+//! entry of the visit, so Back and Forward return to that place (`app.rs` scrolls), and
+//! keeps those places in the tab's session storage as the page is left or hidden, so a
+//! reload (or a phone bringing back a tab it discarded) returns to them too.
 //! Replaces `yew_router`, whose generic router, history and query serialisation cost
 //! the wasm more than these few functions do.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
@@ -101,6 +102,7 @@ impl Navigator {
         let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else { return };
         // A new page starts where its own anchor or top is, not at a remembered place.
         ARRIVED_AT.set(None);
+        forget_reloaded_place();
         // A link to the address already on screen adds no entry, as in a browser: Back
         // must not take a click to seem to do nothing.
         let replace = replace || is_current_address(href);
@@ -159,9 +161,8 @@ pub fn Router(props: &RouterProps) -> Html {
         use_effect_with((), move |()| {
             let listener = web_sys::window().map(|window| {
                 gloo::events::EventListener::new(&window, "popstate", move |_| {
-                    ARRIVED_AT.set(entry_key().and_then(|key| {
-                        POSITIONS.with_borrow(|positions| positions.get(&key).copied())
-                    }));
+                    forget_reloaded_place();
+                    ARRIVED_AT.set(entry_key().and_then(place_of));
                     moved.emit(());
                 })
             });
@@ -169,21 +170,35 @@ pub fn Router(props: &RouterProps) -> Html {
         });
     }
     // Where the reader is on the page on screen, noted under its history entry as
-    // they scroll: the entry they go Back or Forward to finds it there.
+    // they scroll: the entry they go Back or Forward to finds it there. A reload, or a
+    // return from another site, keeps the entry's key: the places saved as the page was
+    // left come back, and the entry's own is where the page starts.
     use_effect_with((), |()| {
-        if entry_key().is_none()
-            && let Some(history) = web_sys::window().and_then(|w| w.history().ok())
-        {
-            let _ = history.replace_state(&new_entry_state(), "");
-        }
-        let listener = web_sys::window().map(|window| {
-            gloo::events::EventListener::new(&window.clone(), "scroll", move |_| {
-                if let (Some(key), Ok(y)) = (entry_key(), window.scroll_y()) {
-                    POSITIONS.with_borrow_mut(|positions| positions.insert(key, y));
+        PLACES.with_borrow_mut(|places| *places = Places::read(&load_places()));
+        match entry_key() {
+            Some(key) => RELOADED_AT.set(place_of(key)),
+            None => {
+                if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+                    let _ = history.replace_state(&new_entry_state(), "");
                 }
-            })
+            }
+        }
+        let listeners = web_sys::window().map(|window| {
+            let document = window.document();
+            let scrolled = gloo::events::EventListener::new(&window.clone(), "scroll", move |_| {
+                if let (Some(key), Ok(y)) = (entry_key(), window.scroll_y()) {
+                    PLACES.with_borrow_mut(|places| places.note(key, y));
+                }
+            });
+            let left = web_sys::window().map(|window| {
+                gloo::events::EventListener::new(&window, "pagehide", |_| save_places())
+            });
+            let hidden = document.map(|document| {
+                gloo::events::EventListener::new(&document, "visibilitychange", |_| save_places())
+            });
+            (scrolled, left, hidden)
         });
-        move || drop(listener)
+        move || drop(listeners)
     });
     let state = RouterState {
         location: (*location).clone(),
@@ -256,12 +271,106 @@ pub fn Link(props: &LinkProps) -> Html {
 /// The name of a history entry's key in its state.
 const ENTRY_KEY: &str = "swaplabEntry";
 
+/// The session-storage key under which the places of the tab's history entries outlive
+/// a reload.
+pub const PLACES_KEY: &str = "swaplab.places.v1";
+
 thread_local! {
-    /// Where the reader last was on each history entry of this visit, by entry key.
-    static POSITIONS: RefCell<HashMap<u64, f64>> = RefCell::new(HashMap::new());
+    /// Where the reader last was on each history entry of this tab, by entry key.
+    static PLACES: RefCell<Places> = const { RefCell::new(Places(Vec::new())) };
     /// The place remembered for the entry Back or Forward just arrived at; `None`
     /// after a link, or for an entry this visit has no place for.
     static ARRIVED_AT: Cell<Option<f64>> = const { Cell::new(None) };
+    /// The place a reload left the current entry at, until the page is tall enough to
+    /// return to it (a chapter's text arrives after the page opens).
+    static RELOADED_AT: Cell<Option<f64>> = const { Cell::new(None) };
+}
+
+/// Where the reader was on each history entry, the most recently noted last.
+#[derive(Debug, Default, PartialEq)]
+pub struct Places(Vec<(u64, f64)>);
+
+impl Places {
+    /// How many entries' places are kept: the most recently noted.
+    const MOST: usize = 100;
+
+    /// Notes the reader at `y` on entry `key`.
+    pub fn note(&mut self, key: u64, y: f64) {
+        self.0.retain(|(k, _)| *k != key);
+        if self.0.len() >= Places::MOST {
+            self.0.remove(0);
+        }
+        self.0.push((key, y));
+    }
+
+    /// Where the reader was on entry `key`.
+    pub fn get(&self, key: u64) -> Option<f64> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, y)| *y)
+    }
+
+    /// The stored form: `key y` a line.
+    pub fn write(&self) -> String {
+        self.0.iter().map(|(key, y)| format!("{key} {y}\n")).collect()
+    }
+
+    /// Reads [`Places::write`]'s form, skipping any line that is not a key and a finite,
+    /// non-negative place (storage is the reader's to edit).
+    pub fn read(text: &str) -> Places {
+        let mut places = Places::default();
+        for line in text.lines() {
+            let Some((key, y)) = line.split_once(' ') else { continue };
+            if let (Ok(key), Ok(y)) = (key.parse(), y.parse::<f64>())
+                && y.is_finite()
+                && y >= 0.0
+            {
+                places.note(key, y);
+            }
+        }
+        places
+    }
+}
+
+fn place_of(key: u64) -> Option<f64> {
+    PLACES.with_borrow(|places| places.get(key))
+}
+
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok().flatten()
+}
+
+fn load_places() -> String {
+    session_storage().and_then(|s| s.get_item(PLACES_KEY).ok().flatten()).unwrap_or_default()
+}
+
+/// Stores the places as the page is left or hidden. A failed write (storage full or
+/// off) loses only where a reload starts.
+fn save_places() {
+    if let Some(storage) = session_storage() {
+        let _ = storage.set_item(PLACES_KEY, &PLACES.with_borrow(Places::write));
+    }
+}
+
+/// After a reload, returns the reader to the place they were at on this page, once the
+/// page is tall enough to hold it or `complete` says its content is all there (then as
+/// near as the page allows). Returns whether a return is still to come or has just been
+/// made: the page should then not move to an anchor or its top itself.
+pub fn return_after_reload(complete: bool) -> bool {
+    let Some(y) = RELOADED_AT.get() else { return false };
+    let Some(window) = web_sys::window() else { return false };
+    let room = window
+        .document()
+        .and_then(|d| d.document_element())
+        .map_or(0.0, |root| f64::from(root.scroll_height() - root.client_height()));
+    if room >= y || complete {
+        RELOADED_AT.set(None);
+        window.scroll_to_with_x_and_y(0.0, y);
+    }
+    true
+}
+
+/// Forgets a return after a reload that never became possible: the reader has moved on.
+fn forget_reloaded_place() {
+    RELOADED_AT.set(None);
 }
 
 /// A history state naming a new entry. The key is random, so entries from before a

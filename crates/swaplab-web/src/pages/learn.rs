@@ -12,7 +12,7 @@ use super::use_title;
 use crate::browser::{fetch_text, location_hash, page_anchor, scroll_to_anchor};
 use crate::components::Markdown;
 use crate::route::Route;
-use crate::router::{Link, use_navigator};
+use crate::router::{Link, return_after_reload, use_navigator};
 
 /// The list of chapters.
 #[component]
@@ -187,14 +187,18 @@ fn use_chapter_text(chapter: Option<&'static Chapter>) -> (ChapterText, Callback
     ((*text).clone(), retry)
 }
 
-/// Once the chapter's text has arrived, scrolls to the anchor the URL names: the frame
-/// looked for it when the page opened, before a fetched chapter had any headings.
+/// Once the chapter's text has arrived, returns to where the reader was before a
+/// reload, or else scrolls to the anchor the URL names: the frame looked for both when
+/// the page opened, before a fetched chapter had any headings.
 #[hook]
 fn use_scroll_to_anchor_once(loaded: bool) {
     use_effect_with(loaded, |loaded| {
         // The page's content renders after this effect: look once it has.
         let timeout = loaded.then(|| {
             gloo::timers::callback::Timeout::new(0, || {
+                if return_after_reload(true) {
+                    return;
+                }
                 let hash = location_hash();
                 if !hash.is_empty() {
                     scroll_to_anchor(&hash);

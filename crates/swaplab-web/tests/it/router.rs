@@ -1,8 +1,11 @@
 //! The router's pure parts: every route's path reads back as the same route, unknown and
-//! hostile paths are the not-found page, and query components survive encoding.
+//! hostile paths are the not-found page, query components survive encoding, and the
+//! places kept for a reload read back from storage whatever the storage holds.
 
 use swaplab_web::route::Route;
-use swaplab_web::router::{decode_component, encode_component, encode_segment, query_pairs};
+use swaplab_web::router::{
+    Places, decode_component, encode_component, encode_segment, query_pairs,
+};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn every_route() -> Vec<Route> {
@@ -76,4 +79,36 @@ fn query_components_round_trip() {
     );
     // Bytes that are not UTF-8 do not fail the page.
     assert_eq!(decode_component("%FF"), "\u{fffd}");
+}
+
+#[wasm_bindgen_test]
+fn places_read_back_as_written_keeping_the_most_recent_hundred() {
+    let mut places = Places::default();
+    for key in 0..150u64 {
+        places.note(key, key as f64 * 10.5);
+    }
+    // The hundred most recent: 50 to 149. Noting 50 again makes it the most recent,
+    // with its new place, so a new entry pushes out 51 instead.
+    places.note(50, 7.0);
+    places.note(200, 1.0);
+    let read = Places::read(&places.write());
+    assert_eq!(read, places);
+    assert_eq!(read.get(50), Some(7.0));
+    assert_eq!(read.get(200), Some(1.0));
+    assert_eq!(read.get(149), Some(1564.5));
+    assert_eq!(read.get(52), Some(546.0));
+    assert_eq!(read.get(51), None);
+    assert_eq!(read.get(49), None);
+}
+
+#[wasm_bindgen_test]
+fn places_skip_whatever_storage_holds_that_is_not_a_place() {
+    let text = "1 100\nnot a line\n2 -5\n3 NaN\n4 inf\n5\n 6 7\n18446744073709551616 3\n7 250.5\n";
+    let read = Places::read(text);
+    assert_eq!(read.get(1), Some(100.0));
+    assert_eq!(read.get(7), Some(250.5));
+    for key in [2, 3, 4, 5, 6] {
+        assert_eq!(read.get(key), None, "key {key}");
+    }
+    assert_eq!(Places::read(""), Places::default());
 }
