@@ -205,21 +205,15 @@ pub fn check_tokens(text: &str, tokens: &[swaplab_core::highlight::Token]) {
 /// it (lines end at `\n`, columns count characters, both from 1; one past a line's end
 /// is allowed), with its end not before its start.
 ///
-/// Positions are not checked in a text other than a `skill.md` with a line boundary
-/// other than `\n` and `\r\n` (a lone `\r`, `\v`, `\f`, `\x1c`–`\x1e`, `\x85`, U+2028,
-/// U+2029): the YAML reader counts lines as YAML does (a lone `\r` ends one), while the
-/// editor and every other reader count `\n` only. That disagreement is known (see
-/// `fuzz/README.md`). A `skill.md` is split as Python's `str.splitlines` splits it (all
-/// of them end a line), and every position it reports, its frontmatter's YAML findings
-/// included, is mapped back to the file, so it is checked whatever its line breaks.
+/// Whatever the text's line breaks: a `skill.md` is split as Python's `str.splitlines`
+/// splits it, and every position it reports is mapped back to the file; the YAML reader,
+/// which ends a line at a lone `\r` as YAML does, counts from saphyr's char index when the
+/// text has one (until 2026-12-01 this check skipped such texts).
 pub fn check_diagnostics(
     file: &str,
     text: &str,
     diagnostics: &[swaplab_core::diagnostic::Diagnostic],
 ) {
-    let other_breaks = text.replace("\r\n", "\n").contains(|c: char| {
-        matches!(c, '\r' | '\x0b' | '\x0c' | '\x1c'..='\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}')
-    });
     let lines: Vec<&str> = text.split('\n').collect();
     let inside = |position: swaplab_core::diagnostic::Position| {
         let line = position.line as usize;
@@ -234,9 +228,6 @@ pub fn check_diagnostics(
             !d.message.is_empty() && !d.code.is_empty(),
             "a diagnostic that says nothing: {d:?}"
         );
-        if other_breaks && !file.ends_with("skill.md") {
-            continue;
-        }
         assert!(inside(d.span.start), "a diagnostic starting outside the text: {d:?}");
         assert!(inside(d.span.end), "a diagnostic ending outside the text: {d:?}");
         let (start, end) = (d.span.start, d.span.end);

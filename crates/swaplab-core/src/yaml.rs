@@ -272,8 +272,17 @@ fn parse_events(text: &str, origin: Position) -> Result<Option<Node>, YamlError>
     // Char ranges of quoted and block scalars, where PyYAML allows tabs.
     let mut protected: Vec<(usize, usize)> = Vec::new();
     let (end, chars) = (end_position(text, origin), text.chars().count());
-    let mut builder =
-        Builder { origin, end, chars, stack: Vec::new(), anchors: HashMap::new(), nodes: 0 };
+    let newlines = has_lone_carriage_return(text)
+        .then(|| text.chars().enumerate().filter(|&(_, c)| c == '\n').map(|(at, _)| at).collect());
+    let mut builder = Builder {
+        origin,
+        end,
+        chars,
+        newlines,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        nodes: 0,
+    };
     let mut documents = 0usize;
     let mut root: Option<Node> = None;
     for event in Parser::new_from_str(text) {
@@ -405,6 +414,12 @@ fn stray_tab(source: &str, protected: &[(usize, usize)]) -> Option<Marker> {
     None
 }
 
+/// Whether `text` has a `\r` not followed by `\n`: a line break to YAML, not to the
+/// editor.
+fn has_lone_carriage_return(text: &str) -> bool {
+    text.match_indices('\r').any(|(at, _)| text.as_bytes().get(at + 1) != Some(&b'\n'))
+}
+
 /// Whether the input has no final line break and char `index` is on its last line.
 fn last_line_unterminated(text: &str, index: usize) -> bool {
     if text.ends_with('\n') || text.ends_with('\r') {
@@ -431,6 +446,9 @@ struct Builder {
     /// Just after the text's last character, and how many characters come before it.
     end: Position,
     chars: usize,
+    /// The char index of every `\n`, for a text with a lone `\r`: YAML ends a line
+    /// there and the editor does not, so positions come from saphyr's char index.
+    newlines: Option<Vec<usize>>,
     stack: Vec<Open>,
     anchors: HashMap<usize, Node>,
     nodes: usize,
@@ -444,8 +462,16 @@ impl Builder {
         if marker.index() >= self.chars {
             return self.end;
         }
-        let line = u32::try_from(marker.line().max(1) - 1).unwrap_or(u32::MAX);
-        let col = u32::try_from(marker.col()).unwrap_or(u32::MAX);
+        let (line, col) = match &self.newlines {
+            None => (marker.line().max(1) - 1, marker.col()),
+            Some(newlines) => {
+                let at = marker.index();
+                let line = newlines.partition_point(|&newline| newline < at);
+                (line, if line == 0 { at } else { at - newlines[line - 1] - 1 })
+            }
+        };
+        let line = u32::try_from(line).unwrap_or(u32::MAX);
+        let col = u32::try_from(col).unwrap_or(u32::MAX);
         if line == 0 {
             Position::new(self.origin.line, self.origin.column.saturating_add(col))
         } else {

@@ -124,3 +124,27 @@ fn floats_print_as_python_prints_them() {
         assert_eq!(python_repr(&scalar(text)), expected, "{text}");
     }
 }
+
+#[test]
+fn positions_count_lines_as_the_editor_does_when_a_lone_carriage_return_is_in_the_text() {
+    // YAML ends a line at a lone `\r`; the editor, and every other position Swap Lab
+    // reports, ends lines at `\n` only. So a finding in a text with a lone `\r` points at
+    // the same character as in the text with `\n` there, counted the editor's way.
+    let with_newline = parse("a: 1\nb: c: d\n", Position::START).unwrap_err();
+    assert_eq!(with_newline.at.line, 2, "{with_newline:?}");
+    let error = parse("a: 1\rb: c: d\n", Position::START).unwrap_err();
+    assert_eq!(error.message, with_newline.message);
+    assert_eq!(error.at, Position::new(1, 5 + with_newline.at.column), "{error:?}");
+    // From a later origin (a frontmatter), two lone `\r`s on one editor line.
+    let with_newline = parse("x: 1\ny: 2\n\nz: [1,\n  2: 3: 4\n", Position::new(4, 1)).unwrap_err();
+    let error = parse("x: 1\ny: 2\r\rz: [1,\n  2: 3: 4\n", Position::new(4, 1)).unwrap_err();
+    assert_eq!(error.at.line + 2, with_newline.at.line, "{error:?} {with_newline:?}");
+    assert_eq!(error.at.column, with_newline.at.column);
+    let node = load("a: 1\rb: 2\r\nc: 3\n");
+    let b = node.get("b").unwrap();
+    assert_eq!((b.span.start, b.span.end), (Position::new(1, 9), Position::new(1, 10)));
+    assert_eq!(node.get("c").unwrap().span.start, Position::new(2, 4));
+    // A `\r\n` ends one line, as before.
+    let node = load("a: 1\r\nb: 2\n");
+    assert_eq!(node.get("b").unwrap().span.start, Position::new(2, 4));
+}
