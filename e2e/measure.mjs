@@ -84,6 +84,24 @@ export async function rerunTimes(page, edits) {
   return page.evaluate((from) => window.swaplabTimings.rerun.slice(from), before);
 }
 
+/** Makes the app's wasm memory readable by `wasmMemory`: Trunk's loader hands the
+ *  module's exports to the `TrunkApplicationStarted` event. Call before navigating. */
+export async function watchWasmMemory(page) {
+  await page.addInitScript(() => {
+    addEventListener("TrunkApplicationStarted", (event) => {
+      window.__swaplabWasmMemory = event.detail.wasm.memory;
+    });
+  });
+}
+
+/** The size in bytes of the app's wasm linear memory (it grows and never shrinks, so
+ *  this is the most the app has held at once); needs `watchWasmMemory`. */
+export async function wasmMemory(page) {
+  const bytes = await page.evaluate(() => window.__swaplabWasmMemory?.buffer.byteLength);
+  if (typeof bytes !== "number") throw new Error("the app's wasm memory is not in view: call watchWasmMemory before navigating");
+  return bytes;
+}
+
 /** The page's JS heap in bytes after a forced garbage collection (CDP
  *  Performance.getMetrics: JSHeapUsedSize and JSHeapTotalSize). The wasm module's
  *  linear memory is an ArrayBuffer outside this figure. */

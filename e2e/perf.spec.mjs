@@ -2,11 +2,11 @@
 // Playwright project, `perf`; `cargo xtask test` does not run it — e2e/budgets.spec.mjs
 // asserts the budgets there). Measures, with e2e/measure.mjs: time to interactive over
 // 10 loads, also with the CPU throttled 4×; the full rerun over 200 edits; the JS heap
-// before and after those edits. Writes everything as JSON to $SWAPLAB_PERF_OUT.
+// and the wasm memory before and after those edits. Writes everything as JSON to $SWAPLAB_PERF_OUT.
 import { test, expect } from "@playwright/test";
 import fs from "node:fs";
 import { open } from "./helpers.mjs";
-import { interactiveTimes, jsHeap, ms, percentile, rerunTimes, summary } from "./measure.mjs";
+import { interactiveTimes, jsHeap, ms, percentile, rerunTimes, summary, wasmMemory, watchWasmMemory } from "./measure.mjs";
 
 const LOADS = 10;
 const EDITS = 200;
@@ -21,11 +21,14 @@ test("browser figures for BENCHMARKS.md", async ({ page, browser }) => {
   const throttled = summary(await interactiveTimes(page, { loads: LOADS, throttle: 4 }));
   console.log(`perf: interactive at 4× throttle, median ${ms(throttled.median)} (${ms(throttled.min)}–${ms(throttled.max)})`);
 
+  await watchWasmMemory(page);
   await open(page, "play");
   const heapBefore = await jsHeap(page);
+  const wasmBefore = await wasmMemory(page);
   const reruns = await rerunTimes(page, EDITS);
   expect(reruns.length).toBe(EDITS);
   const heapAfter = await jsHeap(page);
+  const wasmAfter = await wasmMemory(page);
   const rerun = {
     edits: reruns.length,
     p50: percentile(reruns, 50),
@@ -36,6 +39,7 @@ test("browser figures for BENCHMARKS.md", async ({ page, browser }) => {
   };
   console.log(`perf: rerun over ${EDITS} edits, p50 ${ms(rerun.p50)}, p95 ${ms(rerun.p95)}`);
   console.log(`perf: JS heap ${heapBefore.used} bytes before the edits, ${heapAfter.used} after`);
+  console.log(`perf: wasm memory ${wasmBefore} bytes before the edits, ${wasmAfter} after`);
 
   const result = {
     chromium: browser.version(),
@@ -44,6 +48,7 @@ test("browser figures for BENCHMARKS.md", async ({ page, browser }) => {
     interactive_throttled: { ...throttled, throttle: 4 },
     rerun,
     heap: { before_edits: heapBefore, after_edits: heapAfter },
+    wasm_memory: { before_edits: wasmBefore, after_edits: wasmAfter },
   };
   fs.writeFileSync(out, JSON.stringify(result, null, 2));
 });

@@ -148,6 +148,7 @@ pub struct Browser {
     interactive_throttled: Spread,
     rerun: Rerun,
     heap: Heap,
+    wasm_memory: WasmMemory,
 }
 
 #[derive(Deserialize, Debug, PartialEq)]
@@ -175,6 +176,13 @@ struct Heap {
 #[derive(Deserialize, Debug, PartialEq)]
 struct HeapFigure {
     used: f64,
+}
+
+/// The wasm module's linear memory in bytes, which grows and never shrinks.
+#[derive(Deserialize, Debug, PartialEq)]
+struct WasmMemory {
+    before_edits: f64,
+    after_edits: f64,
 }
 
 /// Facts about the machine the figures come from.
@@ -923,7 +931,8 @@ fn render(report: &Report) -> String {
          *full rerun* is timed by the app itself from the end of the 120 ms typing pause to \
          the last pane showing the new results rendered; one keystroke per rerun, 200 edits. \
          The JS heap is CDP `Performance.getMetrics`' `JSHeapUsedSize` after a forced \
-         garbage collection (the wasm module's linear memory is not part of it).\n\n\
+         garbage collection; the wasm memory, which that leaves out, is the size of the \
+         module's linear memory, which grows and never shrinks: the most it has held.\n\n\
          Sizes are every file the built site serves, raw, gzip (level 9) and brotli \
          (quality 11, 4 MiB window); 1 KB = 1,000 bytes.",
     );
@@ -1049,7 +1058,9 @@ fn render(report: &Report) -> String {
                  | an edit's full rerun, median over {} edits | {p50} | {p50_range} | — |\n\
                  | an edit's full rerun, 95th percentile | {} | | {} |\n\
                  | JS heap used, playground loaded | {} | | — |\n\
-                 | JS heap used, after the {} edits | {} | | — |\n",
+                 | JS heap used, after the {} edits | {} | | — |\n\
+                 | wasm memory, playground loaded | {} | | — |\n\
+                 | wasm memory, after the {} edits | {} | | — |\n",
                 b.chromium,
                 b.loads,
                 budget(|t| t.interactive_ms_median),
@@ -1060,6 +1071,9 @@ fn render(report: &Report) -> String {
                 mb(b.heap.before_edits.used),
                 b.rerun.edits,
                 mb(b.heap.after_edits.used),
+                mb(b.wasm_memory.before_edits),
+                b.rerun.edits,
+                mb(b.wasm_memory.after_edits),
             )
         }
         Err(why) => format!("*Not measured: {why}*"),
@@ -1318,6 +1332,7 @@ mod tests {
                     before_edits: HeapFigure { used: 2e6 },
                     after_edits: HeapFigure { used: 2.5e6 },
                 },
+                wasm_memory: WasmMemory { before_edits: 5.0e6, after_edits: 5.2e6 },
             }),
             browser_scale: Ok(scale_lines(
                 "Invoking test: x\nscale-browser: 300 skills median 41.20 ms min 39.00 max 55.10 runs 7\n",
@@ -1402,6 +1417,7 @@ mod tests {
         assert!(md.contains("| interactive after navigation, median of 10 loads | 179 ms | 150–210 ms | 500 ms |"), "{md}");
         assert!(md.contains("| an edit's full rerun, 95th percentile | 8.10 ms | | 16 ms |"));
         assert!(md.contains("| JS heap used, after the 200 edits | 2.50 MB | | — |"));
+        assert!(md.contains("| wasm memory, after the 200 edits | 5.20 MB | | — |"), "{md}");
         // The highlighter's growth: each input a row, a language it was not run as a dash.
         assert!(md.contains("| brackets | 290 µs ×16.1 | 841 µs ×15.9 | — |"), "{md}");
         assert!(md.contains("`budgets.toml` allows ×64."));

@@ -25,6 +25,8 @@ pub struct Budgets {
     pub time: TimeBudgets,
     /// `[growth]`.
     pub growth: GrowthBudgets,
+    /// `[memory]`.
+    pub memory: MemoryBudgets,
 }
 
 /// `[size]`: brotli sizes in KB.
@@ -59,6 +61,14 @@ pub struct GrowthBudgets {
     pub highlight_16x_ratio_max: f64,
 }
 
+/// `[memory]`: what the page may hold on to.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryBudgets {
+    /// How much the wasm memory may grow over the rerun budget's 200 edits, in KB.
+    pub wasm_growth_kb_max: f64,
+}
+
 /// Reads `budgets.toml`.
 pub fn load(root: &Path) -> Result<Budgets> {
     let text = fs::read_to_string(root.join("budgets.toml")).context("reading budgets.toml")?;
@@ -70,7 +80,8 @@ fn parse(text: &str) -> Result<Budgets> {
 }
 
 /// The browser budgets as the environment variables `e2e/budgets.spec.mjs` reads.
-pub fn browser_env(time: &TimeBudgets) -> [(&'static str, String); 3] {
+pub fn browser_env(budgets: &Budgets) -> [(&'static str, String); 4] {
+    let time = &budgets.time;
     [
         ("SWAPLAB_BUDGET_INTERACTIVE_MS", time.interactive_ms_median.to_string()),
         (
@@ -78,6 +89,7 @@ pub fn browser_env(time: &TimeBudgets) -> [(&'static str, String); 3] {
             time.interactive_throttled_ms_median.to_string(),
         ),
         ("SWAPLAB_BUDGET_RERUN_P95_MS", time.rerun_ms_p95.to_string()),
+        ("SWAPLAB_BUDGET_WASM_GROWTH_KB", budgets.memory.wasm_growth_kb_max.to_string()),
     ]
 }
 
@@ -320,17 +332,18 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let budgets = load(&root).expect("budgets.toml parses");
         assert!(budgets.size.wasm_brotli_kb > 0.0 && budgets.time.review_ms_median > 0.0);
-        let env = browser_env(&budgets.time);
+        let env = browser_env(&budgets);
         assert_eq!(env[0].1, budgets.time.interactive_ms_median.to_string());
         let text = "[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n[time]\n\
                     interactive_ms_median = 500\ninteractive_throttled_ms_median = 1500\n\
                     rerun_ms_p95 = 16\nreview_ms_median = 2.5\n\
-                    [growth]\nhighlight_16x_ratio_max = 64\n";
+                    [growth]\nhighlight_16x_ratio_max = 64\n\
+                    [memory]\nwasm_growth_kb_max = 1024\n";
         let budgets = parse(text).unwrap();
         assert_eq!(budgets.time.review_ms_median, 2.5);
         assert_eq!(
-            browser_env(&budgets.time).map(|(_, v)| v),
-            ["500".to_owned(), "1500".to_owned(), "16".to_owned()]
+            browser_env(&budgets).map(|(_, v)| v),
+            ["500".to_owned(), "1500".to_owned(), "16".to_owned(), "1024".to_owned()]
         );
         assert!(parse(&format!("{text}extra_ms = 3\n")).is_err(), "unknown field accepted");
         assert!(parse("[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n").is_err(), "[time] missing");

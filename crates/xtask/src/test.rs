@@ -396,7 +396,7 @@ fn e2e(
     }
     command
         .args(playwright_args)
-        .envs(budget::browser_env(&budgets.time))
+        .envs(budget::browser_env(&budgets))
         .current_dir(root)
         .env("PATH", &toolchain.path)
         .env("SWAPLAB_URL", at_root.url())
