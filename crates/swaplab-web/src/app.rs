@@ -41,9 +41,9 @@ fn CurrentPage() -> Html {
 /// Moving to another page starts at its top, or at the anchor the URL names, and puts
 /// keyboard focus at the start of the content, as a full page load would. Back and
 /// Forward return to where the reader was on the page instead, as a browser does, and
-/// so does a reload. A
-/// page that puts the focus somewhere itself (the playground's editor at a line a link
-/// names) keeps it, and the view it scrolled to, as it would on a full load.
+/// so does a reload. A page that puts the focus somewhere itself (the playground's
+/// editor at a line a link names) keeps it, and the view it scrolled to, as it would on
+/// a full load.
 #[component]
 fn ScrollOnNavigation() -> Html {
     let route = use_route();

@@ -273,7 +273,7 @@ const ENTRY_KEY: &str = "swaplabEntry";
 
 /// The session-storage key under which the places of the tab's history entries outlive
 /// a reload.
-pub const PLACES_KEY: &str = "swaplab.places.v1";
+const PLACES_KEY: &str = "swaplab.places.v1";
 
 thread_local! {
     /// Where the reader last was on each history entry of this tab, by entry key.
