@@ -249,7 +249,8 @@ fn scale_lines(output: &str) -> Vec<ScaleLine> {
 /// Runs the web crate's ignored scale test in release mode in headless Chromium.
 fn browser_scale(root: &Path, toolchain: &Toolchain) -> Result<Vec<ScaleLine>> {
     let driver = toolchain.chromedriver.as_ref().context("ChromeDriver was not prepared")?;
-    let output = cargo(toolchain)
+    let output = toolchain
+        .cargo()
         .args(["test", "-p", "swaplab-web", "--target", "wasm32-unknown-unknown", "--release"])
         .args(["--locked", "--test", "it", "--", "--include-ignored", "--nocapture", "scale"])
         .current_dir(root)
@@ -470,7 +471,7 @@ pub fn review_median(root: &Path, toolchain: &Toolchain) -> Result<Measured> {
     let metadata = cargo_metadata(root, toolchain)?;
     let home = metadata.target_directory.join("xtask").join("criterion-budget");
     let _ = fs::remove_dir_all(&home);
-    let mut command = cargo(toolchain);
+    let mut command = toolchain.cargo();
     command
         .args(["bench", "-p", "swaplab-core", "--bench", "checks", "--locked", "--"])
         .args(["--exact", REVIEW_ID, "--noplot", "--sample-size", "50"])
@@ -491,7 +492,7 @@ pub fn review_median(root: &Path, toolchain: &Toolchain) -> Result<Measured> {
 /// returns its standard output (one `growth` line per input and language), echoing
 /// only the command: `budget::check_growth` reports what matters.
 pub fn highlight_growth(root: &Path, toolchain: &Toolchain) -> Result<String> {
-    let mut command = cargo(toolchain);
+    let mut command = toolchain.cargo();
     command
         .args(["bench", "-q", "-p", "swaplab-core", "--bench", "highlight_growth", "--locked"])
         .current_dir(root);
@@ -505,12 +506,6 @@ pub fn highlight_growth(root: &Path, toolchain: &Toolchain) -> Result<String> {
         );
     }
     String::from_utf8(output.stdout).context("the bench printed something not UTF-8")
-}
-
-fn cargo(toolchain: &Toolchain) -> Command {
-    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command.env("PATH", &toolchain.path);
-    command
 }
 
 #[derive(Deserialize)]
@@ -534,7 +529,8 @@ struct Target {
 }
 
 fn cargo_metadata(root: &Path, toolchain: &Toolchain) -> Result<Metadata> {
-    let output = cargo(toolchain)
+    let output = toolchain
+        .cargo()
         .args(["metadata", "--format-version", "1", "--no-deps", "--locked"])
         .current_dir(root)
         .output()
@@ -583,7 +579,7 @@ fn run_bench(
     // Criterion's files carry only the benchmark's id, so results are told apart from
     // older ones by time: anything written since this run started is this run's.
     let since = SystemTime::now();
-    let mut command = cargo(toolchain);
+    let mut command = toolchain.cargo();
     command
         .args(["bench", "-p", package, "--bench", bench, "--locked", "--", "--noplot"])
         .current_dir(root);

@@ -375,19 +375,17 @@ mod tests {
 
     #[test]
     fn every_served_file_is_measured_subfolders_included() {
-        let dist = std::env::temp_dir().join(format!("xtask-measure-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dist);
-        fs::create_dir_all(dist.join("chapters")).unwrap();
-        for (name, text) in [
-            ("index.html", "<p>hi</p>"),
-            ("404.html", "<p>copy</p>"),
-            (".trunk-lock", ""),
-            ("app_bg.wasm", "wasm"),
-            ("chapters/01-a.md", "# A"),
-            ("chapters/02-b.md", "# B"),
-        ] {
-            fs::write(dist.join(name), text).unwrap();
-        }
+        let dist = crate::offline::scratch_dist(
+            "measure",
+            &[
+                ("index.html", "<p>hi</p>"),
+                ("404.html", "<p>copy</p>"),
+                (".trunk-lock", ""),
+                ("app_bg.wasm", "wasm"),
+                ("chapters/01-a.md", "# A"),
+                ("chapters/02-b.md", "# B"),
+            ],
+        );
         let names: Vec<String> = measure(&dist).unwrap().into_iter().map(|s| s.name).collect();
         let _ = fs::remove_dir_all(&dist);
         assert_eq!(names, ["app_bg.wasm", "chapters/01-a.md", "chapters/02-b.md", "index.html"]);

@@ -118,6 +118,20 @@ fn fill_manifest(script: &str, version: &str, files: &[String]) -> Result<String
     Ok(out)
 }
 
+/// A fresh folder under the system's temporary directory holding `files` (path under
+/// the folder, text), for tests of what reads a built site; `label` keeps tests apart.
+#[cfg(test)]
+pub(crate) fn scratch_dist(label: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dist = std::env::temp_dir().join(format!("xtask-{label}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dist);
+    for (path, text) in files {
+        let file = dist.join(path);
+        fs::create_dir_all(file.parent().unwrap_or(&dist)).unwrap();
+        fs::write(file, text).unwrap();
+    }
+    dist
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,21 +172,17 @@ mod tests {
 
     #[test]
     fn the_manifest_lists_built_files_but_not_the_worker_its_copy_or_hidden_files() {
-        let dist =
-            std::env::temp_dir().join(format!("swaplab-offline-test-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dist);
-        fs::create_dir_all(dist.join("snippets/x")).unwrap();
-        fs::create_dir_all(dist.join(".stage")).unwrap();
-        for (file, text) in [
-            ("index.html", "<html>"),
-            ("404.html", "<html>"),
-            ("app-1234.wasm", "\0asm"),
-            ("snippets/x/inline0.js", "export {}"),
-            (".stage/partial.js", ""),
-            ("sw.js", SCRIPT),
-        ] {
-            fs::write(dist.join(file), text).unwrap();
-        }
+        let dist = scratch_dist(
+            "offline",
+            &[
+                ("index.html", "<html>"),
+                ("404.html", "<html>"),
+                ("app-1234.wasm", "\0asm"),
+                ("snippets/x/inline0.js", "export {}"),
+                (".stage/partial.js", ""),
+                ("sw.js", SCRIPT),
+            ],
+        );
         assert_eq!(write_manifest(&dist).unwrap(), 3);
         let written = fs::read_to_string(dist.join("sw.js")).unwrap();
         let line = written.lines().find(|l| l.starts_with(PLACEHOLDER)).unwrap();

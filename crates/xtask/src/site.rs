@@ -118,12 +118,12 @@ pub fn build_engine_only(
     step("Building the engine alone (crates/swaplab-engine-only), as Trunk builds the app");
     let page = fs::read_to_string(root.join("www/index.html")).context("reading www/index.html")?;
     let link = RustLink::read(&page)?;
-    run(Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+    run(toolchain
+        .cargo()
         .args(["build", "--locked", "-p", "swaplab-engine-only", "--target"])
         .arg(crate::tools::WASM_TARGET)
         .args(["--profile", &link.profile])
-        .current_dir(root)
-        .env("PATH", &toolchain.path))?;
+        .current_dir(root))?;
     let built = target_dir
         .join(crate::tools::WASM_TARGET)
         .join(&link.profile)

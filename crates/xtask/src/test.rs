@@ -148,12 +148,6 @@ fn timed(
     Outcome { stage, passed, failed, seconds: started.elapsed().as_secs_f64(), note }
 }
 
-fn cargo(toolchain: &Toolchain) -> Command {
-    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command.env("PATH", &toolchain.path);
-    command
-}
-
 /// Every Rust file the workspace formats.
 fn rust_files(root: &Path) -> Result<Vec<String>> {
     fn walk(dir: &Path, out: &mut Vec<String>) -> Result<()> {
@@ -175,7 +169,8 @@ fn rust_files(root: &Path) -> Result<Vec<String>> {
 fn fmt(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Option<String>)> {
     step("Formatting: cargo fmt --check");
     let files = rust_files(root)?;
-    let output = cargo(toolchain)
+    let output = toolchain
+        .cargo()
         .args(["fmt", "--all", "--", "--check", "--files-with-diff"])
         .current_dir(root)
         .output()
@@ -209,7 +204,7 @@ fn clippy(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Option<St
     ];
     for (label, args) in runs {
         step(&format!("Lints ({label}): cargo clippy, warnings denied"));
-        let mut command = cargo(toolchain);
+        let mut command = toolchain.cargo();
         command
             .arg("clippy")
             .args(args)
@@ -312,7 +307,7 @@ fn count_test_results(output: &str) -> (usize, usize) {
 
 fn native_tests(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Option<String>)> {
     step("Native tests: cargo test --workspace");
-    let mut command = cargo(toolchain);
+    let mut command = toolchain.cargo();
     command.args(["test", "--workspace", "--locked"]).current_dir(root);
     cargo_test_stage(&mut command)
 }
@@ -320,7 +315,7 @@ fn native_tests(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Opt
 fn wasm_tests(root: &Path, toolchain: &Toolchain) -> Result<(usize, usize, Option<String>)> {
     step("wasm tests in headless Chromium: cargo test --target wasm32-unknown-unknown");
     let driver = toolchain.chromedriver.as_ref().context("ChromeDriver was not prepared")?;
-    let mut command = cargo(toolchain);
+    let mut command = toolchain.cargo();
     command
         .args(["test", "-p", "swaplab-web", "--target", WASM_TARGET, "--locked"])
         .current_dir(root)
@@ -438,7 +433,7 @@ fn e2e(
 /// its path. On failure it says why and returns `None`: the browser tests still run, and
 /// that spec fails with its own message.
 fn build_swaplab(root: &Path, toolchain: &Toolchain) -> Option<PathBuf> {
-    let mut command = cargo(toolchain);
+    let mut command = toolchain.cargo();
     command
         .args(["build", "-p", "swaplab-cli", "--bin", "swaplab", "--locked"])
         .arg("--message-format=json-render-diagnostics")

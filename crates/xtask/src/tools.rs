@@ -42,6 +42,15 @@ pub struct Toolchain {
     pub chromedriver: Option<PathBuf>,
 }
 
+impl Toolchain {
+    /// The cargo running this xtask (`$CARGO`), with this toolchain's `PATH`.
+    pub fn cargo(&self) -> Command {
+        let mut command = Command::new(cargo());
+        command.env("PATH", &self.path);
+        command
+    }
+}
+
 /// Makes sure every tool `need` asks for is present, installing what is missing.
 pub fn prepare(root: &Path, need: Need) -> Result<Toolchain> {
     step("Checking the tools this needs (anything missing is installed once)");
