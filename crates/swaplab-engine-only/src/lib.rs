@@ -1,7 +1,8 @@
 //! The site's engine with no interface, for one measurement: how much of the site's
 //! wasm the engine alone weighs. `cargo xtask bench` builds this crate the way Trunk
-//! builds the web app (the `wasm-release` profile, `wasm-bindgen --target web`,
-//! `wasm-opt -Oz --low-memory-unused`) and reports its brotli size beside the site's.
+//! builds the web app (the `wasm-release` profile, `wasm-bindgen --target web`, and
+//! `wasm-opt` with the level and parameters `www/index.html` gives Trunk) and reports
+//! its brotli size beside the site's.
 //!
 //! Each export calls what the web app calls in `swaplab-core` and `swaplab-content` —
 //! the playground's analysis with its memo, a scripted conversation and its id trace,

@@ -325,7 +325,10 @@ mod tests {
         let link = RustLink::read(&page).unwrap();
         assert_eq!(link.profile, "wasm-release");
         assert_eq!(link.wasm_opt_level, "z");
-        assert_eq!(link.wasm_opt_params, ["--low-memory-unused"]);
+        assert_eq!(
+            link.wasm_opt_params,
+            ["--low-memory-unused", "--flatten", "--rereloop", "-Oz", "-Oz"]
+        );
         let without = page.replace("data-wasm-opt-params=", "data-other=");
         let error = RustLink::read(&without).unwrap_err().to_string();
         assert!(error.contains("data-wasm-opt-params"), "{error}");
