@@ -88,6 +88,9 @@ test("the adversarial policy puts Dana's tickets and a note on her record into S
   await tab(page, "Attack").click();
   const pane = page.locator(".attack-pane");
   await expect(pane).toContainText("the caller is Sam Rivera (702)");
+  // Each side's summary counts in words a reader would write.
+  await expect(pane).toContainText("Before the swap: no leak — 2 probes, each refused or harmless");
+  await expect(pane).toContainText("After the swap: 1 read and 1 write reached another customer");
   await pane.getByRole("radio", { name: "adversarial" }).check();
   const leak = pane.locator(".leak-box");
   await expect(leak).toContainText("Dana Okafor (701): ticket 9001 “Invoice 4471 shows the wrong VAT rate”");

@@ -32,7 +32,4 @@ pub fn route(call: &CallRecord) -> String {
     }
 }
 
-/// `1 probe`, `2 probes`.
-pub fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub use swaplab_core::words::count;

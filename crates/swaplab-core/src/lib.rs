@@ -21,6 +21,7 @@ pub mod review;
 pub mod semantic;
 pub mod session;
 pub mod sim;
+pub mod words;
 pub mod workspace;
 pub mod yaml;
 

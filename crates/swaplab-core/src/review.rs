@@ -837,8 +837,9 @@ fn startup(
                 title: "imports the server does not expose, and other start-up failures".into(),
                 verdict: Verdict::Pass,
                 summary: format!(
-                    "the agent starts: {} skills loaded, {remote} tool binding(s) over MCP, every import exposed by its server",
-                    after.loaded_skills().count()
+                    "the agent starts: {} loaded, {} over MCP, every import exposed by its server",
+                    crate::words::count(after.loaded_skills().count(), "skill", "skills"),
+                    crate::words::count(remote, "tool binding", "tool bindings")
                 ),
                 evidence: Vec::new(),
                 why: why::CHECK_YOUR_SWAP,

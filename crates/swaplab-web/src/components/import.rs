@@ -14,6 +14,7 @@ use swaplab_core::archive::{
 };
 use swaplab_core::rasa::project::{MAX_FILE_BYTES, MAX_PROJECT_FILES};
 use swaplab_core::session::{Action, check_all};
+use swaplab_core::words::count;
 use swaplab_core::{Area, Workspace};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -150,7 +151,7 @@ fn skipped_summary(skipped: &[Skipped], ignored: usize) -> Option<String> {
 }
 
 fn files_count(n: usize) -> String {
-    if n == 1 { "1 file".to_owned() } else { format!("{n} files") }
+    count(n, "file", "files")
 }
 
 impl Loaded {

@@ -2,6 +2,7 @@
 
 use swaplab_content::{Outcome, example, examples};
 use swaplab_core::diff::{ChangeStatus, project_changes};
+use swaplab_core::words::count;
 use yew::prelude::*;
 
 use super::use_title;
@@ -72,7 +73,7 @@ pub fn ExamplesPage() -> Html {
                                         else { format!("review fails ({})", expect.review_failed.len()) }
                                     }</li>
                                     <li class={if expect.leaks_after == 0 { "pass" } else { "fail" }}>{
-                                        format!("{} leak{} after the swap", expect.leaks_after, if expect.leaks_after == 1 { "" } else { "s" })
+                                        format!("{} after the swap", count(expect.leaks_after, "leak", "leaks"))
                                     }</li>
                                     if !expect.starts { <li class="fail">{ "the agent does not start" }</li> }
                                 </ul>

@@ -14,6 +14,7 @@ use swaplab_content::receipt::{Paste, read_paste, roster};
 use swaplab_content::workshop::{Step, StepTarget, Workshop, workshop};
 use swaplab_content::{ExerciseInfo, chapter, exercises};
 use swaplab_core::markdown::{Document, render};
+use swaplab_core::words::count;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlTextAreaElement, KeyboardEvent};
 use yew::prelude::*;
@@ -578,11 +579,9 @@ fn receipts_report(paste: &Paste, infos: &[ExerciseInfo]) -> Html {
             }
             <p class="receipts-summary" role="status">
                 { format!(
-                    "{} receipt{} read, from {} participant{}; {} could not be read.",
-                    read,
-                    if read == 1 { "" } else { "s" },
-                    people.len(),
-                    if people.len() == 1 { "" } else { "s" },
+                    "{} read, from {}; {} could not be read.",
+                    count(read, "receipt", "receipts"),
+                    count(people.len(), "participant", "participants"),
                     errors.len()
                 ) }
             </p>
@@ -652,7 +651,7 @@ fn receipts_report(paste: &Paste, infos: &[ExerciseInfo]) -> Html {
             }
             if !paste.skipped.is_empty() {
                 <details class="receipts-skipped">
-                    <summary>{ format!("{} line{} without a receipt", paste.skipped.len(), if paste.skipped.len() == 1 { "" } else { "s" }) }</summary>
+                    <summary>{ format!("{} without a receipt", count(paste.skipped.len(), "line", "lines")) }</summary>
                     <ul>
                         { for paste.skipped.iter().map(|(line, text)| html! {
                             <li><span class="line">{ format!("Line {line}") }</span>{ " " }{ text.clone() }</li>

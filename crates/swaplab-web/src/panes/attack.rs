@@ -4,6 +4,7 @@
 use swaplab_core::sim::attack::{AttackReport, LeakKind, ProbeKind, ProbeOutcome};
 use swaplab_core::sim::conversation::Event;
 use swaplab_core::sim::crm::{Access, RecordKind};
+use swaplab_core::words::count;
 use yew::prelude::*;
 
 use super::analysis::Shared;
@@ -28,9 +29,10 @@ fn side_summary(name: &str, report: &AttackReport) -> Html {
         <li class={classes!(if report.leaks.is_empty() { "pass" } else { "fail" })}>
             <strong>{ format!("{name}: ") }</strong>
             { if report.leaks.is_empty() {
-                format!("no leak — {} probe(s), each refused or harmless", report.probes.len())
+                format!("no leak — {}, each refused or harmless", count(report.probes.len(), "probe", "probes"))
             } else {
-                format!("{reads} read(s) and {writes} write(s) reached another customer: {}",
+                format!("{} and {} reached another customer: {}",
+                    count(reads, "read", "reads"), count(writes, "write", "writes"),
                     report.leaks.iter().map(|l| format!("{} via {}", l.tool, l.argument)).collect::<Vec<_>>().join("; "))
             } }
         </li>

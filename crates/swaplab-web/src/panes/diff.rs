@@ -7,6 +7,7 @@ use swaplab_core::{Area, FileRef, Workspace};
 use yew::prelude::*;
 
 use swaplab_core::semantic::SemanticChange;
+use swaplab_core::words::count;
 
 use super::Goto;
 use crate::components::DiffView;
@@ -84,7 +85,7 @@ pub fn DiffPane(props: &DiffPaneProps) -> Html {
                                 <p class="muted">{ "This file is the same before and after the swap." }</p>
                             } else {
                                 <p class="meta">
-                                    { format!("{} line(s) added, {} removed ", diff.added, diff.removed) }
+                                    { format!("{} added, {} removed ", count(diff.added, "line", "lines"), diff.removed) }
                                     <label class="view-toggle">
                                         <input type="checkbox" checked={*two_columns}
                                                onchange={let t = two_columns.clone(); move |_| t.set(!*t)} />

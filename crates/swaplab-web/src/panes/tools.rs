@@ -11,6 +11,7 @@ use swaplab_core::sim::crm::Crm;
 use swaplab_core::sim::json::{self, Value, object, string};
 use swaplab_core::sim::mcp::McpServer;
 use swaplab_core::sim::run::mcp_model_view;
+use swaplab_core::words::count;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -164,7 +165,7 @@ pub fn ToolsPane(props: &ToolsPaneProps) -> Html {
 
     html! {
         <div class="result tools-pane">
-            <p class="muted small">{ format!("{} publishes {} tool(s) from {}.", server.name(), tools.len(), server.file) }</p>
+            <p class="muted small">{ format!("{} publishes {} from {}.", server.name(), count(tools.len(), "tool", "tools"), server.file) }</p>
             { for tools.iter().map(|tool| html! {
                 <details class="tool" open={tools.len() <= 3}>
                     <summary>
