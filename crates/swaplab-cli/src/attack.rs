@@ -24,7 +24,8 @@ use swaplab_core::sim::{AttackPair, Simulation};
 
 use crate::options::Options;
 use crate::style::Style;
-use crate::words::{access_word, count, record_name, route};
+use crate::words::{access_word, record_name, route};
+use swaplab_core::words::count;
 
 /// Runs the command.
 pub fn run(

@@ -38,7 +38,8 @@ use swaplab_core::sim::{CONVERSATIONS_DIR, Side, Simulation};
 use crate::load::CrmSources;
 use crate::options::Options;
 use crate::style::Style;
-use crate::words::{access_word, count, record_name, route};
+use crate::words::{access_word, record_name, route};
+use swaplab_core::words::count;
 
 /// Characters of a tool result shown before it is cut.
 const SEEN_CHARS: usize = 160;

@@ -21,6 +21,7 @@ use swaplab_core::sim::Simulation;
 use swaplab_core::sim::crm::Crm;
 use swaplab_core::sim::json::{self, MAX_JSON_BYTES, Value, object, string};
 use swaplab_core::sim::mcp::{McpServer, codes};
+use swaplab_core::words::count;
 
 /// Serves the workspace's MCP server over stdio until `input` ends.
 pub fn run(
@@ -36,11 +37,10 @@ pub fn run(
     // The log is for people; a closed standard error must not end the session.
     let _ = writeln!(
         log,
-        "swaplab mcp: serving {} ({}) over stdio with {} tool{}: {}",
+        "swaplab mcp: serving {} ({}) over stdio with {}: {}",
         server.name(),
         server.file,
-        names.len(),
-        if names.len() == 1 { "" } else { "s" },
+        count(names.len(), "tool", "tools"),
         if names.is_empty() { "none".to_owned() } else { names.join(", ") }
     );
     loop {

@@ -1,5 +1,5 @@
 //! Phrases more than one command prints the same way: a CRM record, an access, a tool
-//! call's route, a counted noun. Text only; no command logic.
+//! call's route (a counted noun is `swaplab_core::words::count`). Text only.
 
 use swaplab_core::sim::crm::{Access, RecordKind};
 use swaplab_core::sim::run::{CallRecord, Route};
@@ -31,5 +31,3 @@ pub fn route(call: &CallRecord) -> String {
         None => String::new(),
     }
 }
-
-pub use swaplab_core::words::count;

@@ -98,9 +98,8 @@ impl Proof {
         } else {
             let n = failed.len();
             out.push_str(&format!(
-                "\n  {n} of {} check{} failed:\n",
-                self.count(),
-                if self.count() == 1 { "" } else { "s" }
+                "\n  {n} of {} failed:\n",
+                crate::words::count(self.count(), "check", "checks")
             ));
             for check in failed {
                 out.push_str(&format!("    ✗ {}\n", check.label));

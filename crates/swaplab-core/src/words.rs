@@ -1,6 +1,6 @@
 //! Counted nouns, spelled the same way by every surface: `1 probe`, `2 probes`.
-//! Messages that Rasa or Python write (`argument(s)`, the proof's `changed line(s)`)
-//! keep their own spelling and do not go through here.
+//! Messages copied from Rasa, Python or pydantic (`argument(s)`, the proof's
+//! `changed line(s)`) keep their own spelling and do not go through here.
 
 /// `1 probe`, `2 probes`, `0 probes`.
 pub fn count(n: usize, one: &str, many: &str) -> String {

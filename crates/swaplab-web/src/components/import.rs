@@ -142,10 +142,11 @@ fn skipped_summary(skipped: &[Skipped], ignored: usize) -> Option<String> {
         };
         parts.push(format!("Skipped {}: {}{more}.", skipped.len(), listed.join(", ")));
     }
-    match ignored {
-        0 => {}
-        1 => parts.push("1 hidden or cache file left out.".to_owned()),
-        n => parts.push(format!("{n} hidden or cache files left out.")),
+    if ignored > 0 {
+        parts.push(format!(
+            "{} left out.",
+            count(ignored, "hidden or cache file", "hidden or cache files")
+        ));
     }
     (!parts.is_empty()).then(|| parts.join(" "))
 }
