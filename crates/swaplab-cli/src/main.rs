@@ -28,6 +28,12 @@ use swaplab_core::layout::is_conversation;
 use swaplab_core::sim::{CONVERSATIONS_DIR, CRM_FILE};
 use swaplab_core::{Project, Workspace};
 
+/// mimalloc, not glibc's malloc: allocation and freeing were a third of the time of a
+/// check on a large project, and the same run takes 25–50% less on mimalloc
+/// (docs/benchmarks-notes.md). The core's benchmarks use the same allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "\
 swaplab — is an MCP server a drop-in replacement for your agent's local tools?
 

@@ -4,6 +4,9 @@
 //! loop), plus all three sharing one read of the workspace.
 #![allow(clippy::disallowed_methods)]
 
+#[path = "support/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 
 #[path = "support/tutorial.rs"]

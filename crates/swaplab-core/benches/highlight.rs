@@ -5,6 +5,9 @@
 //! read from disk once, outside the measured loop.
 #![allow(clippy::disallowed_methods)]
 
+#[path = "support/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 use std::path::Path;
 

@@ -9,6 +9,9 @@
 //! `[growth]` limit. Run by hand: `cargo bench -p swaplab-core --bench highlight_growth`.
 #![allow(clippy::disallowed_methods, clippy::disallowed_types, clippy::disallowed_macros)]
 
+#[path = "support/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 use std::time::Instant;
 

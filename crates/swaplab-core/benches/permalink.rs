@@ -4,6 +4,9 @@
 //! The workspace is read from `content/examples/tutorial` once, outside the measured loop.
 #![allow(clippy::disallowed_methods)]
 
+#[path = "support/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 
 #[path = "support/tutorial.rs"]

@@ -16,6 +16,9 @@
 //! skill against a copy with a few lines edited and a paragraph inserted.
 #![allow(clippy::disallowed_methods)]
 
+#[path = "support/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -4,6 +4,9 @@
 //! outside the measured loop.
 #![allow(clippy::disallowed_methods)]
 
+#[path = "support/allocator.rs"]
+mod allocator;
+
 use std::hint::black_box;
 
 #[path = "support/tutorial.rs"]
