@@ -17,7 +17,11 @@
 //! One kind of result is made after the reading, from a [`Simulation`] that no longer
 //! holds the memo: each side's attack ([`KeptAttacks`]). The memo shares that table with
 //! the simulation; it is keyed by the very project report and server the memo handed
-//! out (the same `Arc`, so made from the same bytes) and by the seed and options.
+//! out (the same `Arc`, so made from the same bytes) and by the seed and options. When a
+//! side's project changed, its attack runs again but takes every unchanged skill's
+//! probes from the kept one ([`KeptProbes`]).
+//!
+//! [`KeptProbes`]: crate::sim::attack::KeptProbes
 //!
 //! [`Simulation`]: crate::sim::Simulation
 
@@ -27,7 +31,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::python::{McpServerModule, Program, ToolModule};
 use crate::rasa::project::{ProjectReport, SkillEntry};
-use crate::sim::attack::{AttackOptions, AttackReport};
+use crate::sim::attack::{AttackOptions, AttackReport, Earlier, KeptProbes};
 use crate::sim::crm::CrmSeed;
 use crate::sim::mcp::McpServer;
 
@@ -228,6 +232,12 @@ impl Memo {
         self.attacks.lock().map_or(0, |kept| kept.entries.len())
     }
 
+    /// How many skills' probes the latest attack that ran took from an earlier attack
+    /// instead of running them (see [`KeptAttacks`]).
+    pub fn attack_skills_reused(&self) -> usize {
+        self.attacks.lock().map_or(0, |kept| kept.reused)
+    }
+
     /// Whether it holds nothing.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
@@ -309,6 +319,12 @@ impl Memo {
 /// a quarter of a rerun at 300 skills, every probe running a tool body — is found here
 /// instead of run again.
 ///
+/// A side whose project changed is attacked again, but each entry also keeps what its
+/// attack saw ([`KeptProbes`]): a skill whose directory the memo handed back unchanged,
+/// in a project whose project-wide parts are unchanged, gets its probes from the kept
+/// report instead of running them (an edit to one `skill.md` at 300 skills reruns 2 of
+/// 600 probes).
+///
 /// An entry holds the report and server it was made from, so their addresses cannot be
 /// reused by other values while it is kept: the same address means the same value, and
 /// the memo made that value from the same bytes. The seed and the options are compared
@@ -317,6 +333,8 @@ impl Memo {
 #[derive(Default)]
 pub(crate) struct KeptAttacks {
     entries: Vec<KeptAttack>,
+    /// How many skills' probes the latest attack run took from earlier ones.
+    reused: usize,
 }
 
 impl std::fmt::Debug for KeptAttacks {
@@ -331,6 +349,8 @@ struct KeptAttack {
     seed: CrmSeed,
     options: AttackOptions,
     report: Arc<AttackReport>,
+    /// What the next attack on an edited project can take from this one.
+    probes: Option<Arc<KeptProbes>>,
     used: u64,
 }
 
@@ -339,8 +359,11 @@ impl KeptAttacks {
     const MOST: usize = 8;
 
     /// The attack on `project` (with `server`, `seed` and `options`), run now by `run`
-    /// unless an earlier attack had the same inputs. `table` is not locked while `run`
-    /// runs.
+    /// unless an earlier attack had the same inputs. `run` is handed the kept attacks
+    /// with the same server, seed and options, to take unchanged skills' probes from
+    /// ([`attack_reusing`]). `table` is not locked while `run` runs.
+    ///
+    /// [`attack_reusing`]: crate::sim::attack::attack_reusing
     pub(crate) fn get_or_run(
         table: &Mutex<KeptAttacks>,
         used: u64,
@@ -348,28 +371,44 @@ impl KeptAttacks {
         server: Option<&Arc<McpServer>>,
         seed: &CrmSeed,
         options: &AttackOptions,
-        run: impl FnOnce() -> AttackReport,
+        run: impl FnOnce(&[Earlier]) -> (AttackReport, Option<KeptProbes>),
     ) -> Arc<AttackReport> {
-        let same = |kept: &KeptAttack| {
-            Arc::ptr_eq(&kept.project, project)
-                && match (&kept.server, server) {
-                    (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-                    (None, None) => true,
-                    _ => false,
-                }
-                && kept.options == *options
-                && kept.seed == *seed
+        let same_run = |kept: &KeptAttack| {
+            let same_server = match (&kept.server, server) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            };
+            same_server && kept.options == *options && kept.seed == *seed
         };
-        {
+        let earlier: Vec<Earlier> = {
             let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
             kept.entries.retain(|entry| entry.used + 1 >= used);
-            if let Some(entry) = kept.entries.iter_mut().find(|entry| same(entry)) {
-                entry.used = used;
-                return entry.report.clone();
+            let mut found = None;
+            for entry in &mut kept.entries {
+                if Arc::ptr_eq(&entry.project, project) && same_run(entry) {
+                    entry.used = used;
+                    found = Some(entry.report.clone());
+                    break;
+                }
             }
-        }
-        let report = Arc::new(run());
+            if let Some(report) = found {
+                return report;
+            }
+            // The most recently used first: the likeliest to match the most skills.
+            let mut donors: Vec<&KeptAttack> =
+                kept.entries.iter().filter(|entry| same_run(entry)).collect();
+            crate::order::sort_by_key(&mut donors, |entry| std::cmp::Reverse(entry.used));
+            donors
+                .into_iter()
+                .filter_map(|entry| Some((entry.report.clone(), entry.probes.clone()?)))
+                .collect()
+        };
+        let (report, probes) = run(&earlier);
+        drop(earlier);
+        let report = Arc::new(report);
         let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.reused = probes.as_ref().map_or(0, |probes| probes.reused);
         while kept.entries.len() >= KeptAttacks::MOST {
             let oldest = kept.entries.iter().enumerate().min_by_key(|(_, entry)| entry.used);
             let Some((at, _)) = oldest else { break };
@@ -381,6 +420,7 @@ impl KeptAttacks {
             seed: seed.clone(),
             options: options.clone(),
             report: report.clone(),
+            probes: probes.map(Arc::new),
             used,
         });
         report

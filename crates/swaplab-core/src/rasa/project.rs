@@ -130,9 +130,15 @@ impl ProjectReport {
     /// skill looks others up, so a scan would be quadratic in skills); a scan only when
     /// the search misses, for a report whose skills were put in by hand.
     pub fn entry(&self, id: &str) -> Option<&SkillEntry> {
+        self.shared_entry(id).map(|entry| &**entry)
+    }
+
+    /// [`ProjectReport::entry`] as shared, for a result that must know it is the very
+    /// entry an earlier run read (the memo hands an unchanged directory's back).
+    pub fn shared_entry(&self, id: &str) -> Option<&Arc<SkillEntry>> {
         match self.skills.binary_search_by(|entry| entry.dir.as_str().cmp(id)) {
-            Ok(at) => self.skills.get(at).map(|entry| &**entry),
-            Err(_) => self.skills.iter().find(|entry| entry.dir == id).map(|entry| &**entry),
+            Ok(at) => self.skills.get(at),
+            Err(_) => self.skills.iter().find(|entry| entry.dir == id),
         }
     }
 

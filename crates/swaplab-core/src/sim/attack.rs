@@ -7,17 +7,28 @@
 //! extra argument, which the runtime refuses (`Unexpected argument(s): …`): that refusal
 //! is the contrast the *before* project shows. A confirmation on the way is answered yes
 //! — the caller is the one attacking, so the question stops nothing.
+//!
+//! Each skill's probes run in a conversation of their own, from the same point: the
+//! caller identified, nothing else done. A note one skill's probe wrote is not there for
+//! another skill's, and no probe's turn or JSON-RPC id depends on the skills before it —
+//! so editing one skill changes only that skill's probes, and a memo can keep the rest
+//! ([`KeptProbes`]).
 
 use std::collections::BTreeMap;
+use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::agent::{Agent, Bound, StartupFailure};
 use super::crm::{Access, Contact, CrmSeed, Touched};
 use super::json::{self, Value};
-use super::run::{CallRecord, RESOLVE_TOOL, Run, Status};
-use crate::python::{ArgOrigin, CrmCall};
-use crate::rasa::responses::placeholders;
+use super::run::{CallRecord, RESOLVE_TOOL, Run, RunState, Status};
+use crate::python::{ArgOrigin, CrmCall, Program, ToolModule};
+use crate::rasa::integrations::Integrations;
+use crate::rasa::memory::{ProjectMemory, SkillMemory};
+use crate::rasa::project::SkillEntry;
+use crate::rasa::responses::{Responses, placeholders};
 
 /// Who attacks whom; `None` picks by the rule in [`pick`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -248,6 +259,102 @@ pub fn attack(
     seed: &CrmSeed,
     options: &AttackOptions,
 ) -> AttackReport {
+    attack_reusing(agent, seed, options, None).0
+}
+
+/// An earlier attack, for [`attack_reusing`] to take unchanged skills' probes from: its
+/// report and what it kept.
+pub(crate) type Earlier = (Arc<AttackReport>, Arc<KeptProbes>);
+
+/// What an attack keeps so that the next one, on the project after an edit, can take an
+/// unchanged skill's probes instead of running them again: at 300 skills, running them
+/// was a quarter of a rerun, and an edit to one `skill.md` changes two of 600 probes.
+///
+/// Every skill is probed from the same point — the caller identified, nothing else done
+/// (see [`attack`]) — so a skill's probes are a function of that point, of the agent's
+/// project-wide parts and of the skill's own directory. The first two are the
+/// [`Basis`], compared in full; the directory is the memo's [`SkillEntry`], which is the
+/// same `Arc` only when every byte of the directory is (see [`crate::memo`]). Whoever
+/// passes earlier attacks in makes sure they had the same seed, options and server.
+#[derive(Debug)]
+pub(crate) struct KeptProbes {
+    basis: Basis,
+    /// By skill: its entry and where its probes and leaks are in the report.
+    skills: BTreeMap<String, KeptSkill>,
+    /// How many skills' probes this attack took from earlier ones.
+    pub(crate) reused: usize,
+}
+
+#[derive(Debug)]
+struct KeptSkill {
+    entry: Arc<SkillEntry>,
+    probes: Range<usize>,
+    leaks: Range<usize>,
+}
+
+/// Everything a skill's probes can see besides the skill's own directory. Shared parts
+/// compare by address, and are kept here so that no other value can take the address.
+#[derive(Debug, PartialEq)]
+struct Basis {
+    identify: Option<(String, String, String)>,
+    start: RunState,
+    project_memory: ProjectMemory,
+    responses: Option<Responses>,
+    integrations: Integrations,
+    skill_memories: Vec<SkillMemory>,
+    shared_tools: Vec<(String, Same<ToolModule>)>,
+    servers: Vec<String>,
+    programs: Vec<(String, Same<Program>)>,
+}
+
+/// A shared value compared by address: the same `Arc`, not an equal value.
+#[derive(Debug)]
+struct Same<T>(Arc<T>);
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, other: &Same<T>) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Basis {
+    fn of(
+        agent: &Agent<'_>,
+        start: &Run<'_, '_>,
+        identify: Option<(String, String, String)>,
+    ) -> Basis {
+        let report = agent.report;
+        Basis {
+            identify,
+            start: start.state(),
+            project_memory: report.project_memory.clone(),
+            responses: report.responses.clone(),
+            integrations: report.integrations.clone(),
+            skill_memories: agent.skill_memories.clone(),
+            shared_tools: report
+                .shared_tools
+                .iter()
+                .map(|file| (file.path.clone(), Same(file.module.clone())))
+                .collect(),
+            servers: agent.servers.keys().cloned().collect(),
+            programs: agent
+                .programs
+                .iter()
+                .map(|(path, program)| (path.clone(), Same(program.clone())))
+                .collect(),
+        }
+    }
+}
+
+/// [`attack`], taking each skill's probes from an `earlier` attack whose [`Basis`] is this
+/// one's and whose skill had the same directory entry. With `earlier` it also returns
+/// what the next attack can take from this one; without, it keeps nothing.
+pub(crate) fn attack_reusing(
+    agent: Result<&Agent<'_>, &StartupFailure>,
+    seed: &CrmSeed,
+    options: &AttackOptions,
+    earlier: Option<&[Earlier]>,
+) -> (AttackReport, Option<KeptProbes>) {
     let (caller, victim) = pick(seed, options);
     let mut report = AttackReport {
         caller: caller.cloned(),
@@ -261,10 +368,10 @@ pub fn attack(
         Ok(agent) => agent,
         Err(failure) => {
             report.startup = Some(failure.clone());
-            return report;
+            return (report, None);
         }
     };
-    let (Some(caller), Some(victim)) = (caller, victim) else { return report };
+    let (Some(caller), Some(victim)) = (caller, victim) else { return (report, None) };
     let mut run = Run::new(agent, seed.clone());
 
     // Identify: the first skill whose tool looks a contact up by email.
@@ -302,88 +409,139 @@ pub fn attack(
         report.identification = Some(record);
     }
     let identify_name = identify_tool.as_ref().map(|(_, t, _)| t.clone());
+    let identified = run;
 
+    let basis = earlier.map(|_| Basis::of(agent, &identified, identify_tool.clone()));
+    let donors: Vec<&Earlier> = earlier
+        .unwrap_or_default()
+        .iter()
+        .filter(|(_, kept)| Some(&kept.basis) == basis.as_ref())
+        .collect();
+    let mut kept = BTreeMap::new();
+    let mut reused = 0;
     for (skill_id, tools) in &agent.bindings {
-        run.user_turn();
-        if run.activate(skill_id, None).is_err() {
-            continue;
+        let entry = agent.report.shared_entry(skill_id);
+        let probes_at = report.probes.len();
+        let leaks_at = report.leaks.len();
+        let donor = entry.and_then(|entry| {
+            donors.iter().find_map(|(earlier, kept)| {
+                let skill = kept.skills.get(skill_id).filter(|s| Arc::ptr_eq(&s.entry, entry))?;
+                Some((&earlier.probes[skill.probes.clone()], &earlier.leaks[skill.leaks.clone()]))
+            })
+        });
+        match donor {
+            Some((probes, leaks)) => {
+                report.probes.extend_from_slice(probes);
+                report.leaks.extend_from_slice(leaks);
+                reused += 1;
+            }
+            None => probe_skill(
+                identified.clone(),
+                skill_id,
+                tools,
+                identify_name.as_deref(),
+                &victim.id,
+                &mut report,
+            ),
         }
-        let offered = run.visible_tools();
-        for (name, bound) in tools {
-            if Some(name) == identify_name.as_ref() || !offered.contains(name) {
-                continue;
-            }
-            let schema = bound.schema();
-            let props = properties(schema);
-            let needed = required(schema);
-            let ids: Vec<String> =
-                props.iter().map(|(n, _)| n.clone()).filter(|n| is_id_like(n)).collect();
-            let memory_id =
-                crm_calls(bound, agent).iter().flat_map(|c| c.args.clone()).find_map(|a| {
-                    match a.origin {
-                        ArgOrigin::Memory { path } => Some(path.unwrap_or_default()),
-                        _ => None,
-                    }
-                });
-            let (kind, id_args) = if !ids.is_empty() {
-                (ProbeKind::IdArgument, ids)
-            } else if let Some(path) = memory_id {
-                let entry = path
-                    .rsplit('.')
-                    .next()
-                    .filter(|e| is_id_like(e))
-                    .unwrap_or("contact_id")
-                    .to_owned();
-                (ProbeKind::ExtraArgument, vec![entry])
-            } else {
-                continue;
-            };
-            let mut args: Vec<(String, Value)> = Vec::new();
-            for (prop, prop_schema) in &props {
-                if id_args.contains(prop) {
-                    args.push((prop.clone(), Value::Str(victim.id.clone())));
-                } else if needed.contains(prop) {
-                    args.push((prop.clone(), filler(prop_schema)));
-                }
-            }
-            for id in &id_args {
-                if !args.iter().any(|(n, _)| n == id) {
-                    args.push((id.clone(), Value::Str(victim.id.clone())));
-                }
-            }
-            run.user_turn();
-            fill_confirmation_entries(&mut run, skill_id, name);
-            let call = run.model_call(name, &Value::Object(args));
-            let mut confirmation = None;
-            if call.status == Status::Paused {
-                run.user_turn();
-                confirmation = Some(run.model_call(
-                    RESOLVE_TOOL,
-                    &Value::Object(vec![("confirmed".into(), Value::Bool(true))]),
-                ));
-            }
-            let effective = confirmation.as_ref().unwrap_or(&call);
-            let leaks = leaks_of(skill_id, name, &id_args, &victim.id, effective);
-            let outcome = if !leaks.is_empty() {
-                ProbeOutcome::Leaked
-            } else if effective.status == Status::Ran && !effective.is_error {
-                ProbeOutcome::NoEffect
-            } else {
-                ProbeOutcome::Blocked { reason: effective.model_sees.clone().unwrap_or_default() }
-            };
-            report.leaks.extend(leaks);
-            report.probes.push(Probe {
-                skill: skill_id.clone(),
-                tool: name.clone(),
-                id_arguments: id_args,
-                kind,
-                call,
-                confirmation,
-                outcome,
-            });
+        if let (Some(entry), Some(_)) = (entry, &basis) {
+            let probes = probes_at..report.probes.len();
+            let leaks = leaks_at..report.leaks.len();
+            kept.insert(skill_id.clone(), KeptSkill { entry: entry.clone(), probes, leaks });
         }
     }
-    report
+    let kept = basis.map(|basis| KeptProbes { basis, skills: kept, reused });
+    (report, kept)
+}
+
+/// Probes one skill's tools, in a conversation of their own from `run` (the caller just
+/// identified), and adds the probes and leaks to `report`.
+fn probe_skill(
+    mut run: Run<'_, '_>,
+    skill_id: &str,
+    tools: &BTreeMap<String, Bound<'_>>,
+    identify_name: Option<&str>,
+    victim: &str,
+    report: &mut AttackReport,
+) {
+    let agent = run.agent;
+    run.user_turn();
+    if run.activate(skill_id, None).is_err() {
+        return;
+    }
+    let offered = run.visible_tools();
+    for (name, bound) in tools {
+        if Some(name.as_str()) == identify_name || !offered.contains(name) {
+            continue;
+        }
+        let schema = bound.schema();
+        let props = properties(schema);
+        let needed = required(schema);
+        let ids: Vec<String> =
+            props.iter().map(|(n, _)| n.clone()).filter(|n| is_id_like(n)).collect();
+        let memory_id = crm_calls(bound, agent).iter().flat_map(|c| c.args.clone()).find_map(|a| {
+            match a.origin {
+                ArgOrigin::Memory { path } => Some(path.unwrap_or_default()),
+                _ => None,
+            }
+        });
+        let (kind, id_args) = if !ids.is_empty() {
+            (ProbeKind::IdArgument, ids)
+        } else if let Some(path) = memory_id {
+            let entry = path
+                .rsplit('.')
+                .next()
+                .filter(|e| is_id_like(e))
+                .unwrap_or("contact_id")
+                .to_owned();
+            (ProbeKind::ExtraArgument, vec![entry])
+        } else {
+            continue;
+        };
+        let mut args: Vec<(String, Value)> = Vec::new();
+        for (prop, prop_schema) in &props {
+            if id_args.contains(prop) {
+                args.push((prop.clone(), Value::Str(victim.to_owned())));
+            } else if needed.contains(prop) {
+                args.push((prop.clone(), filler(prop_schema)));
+            }
+        }
+        for id in &id_args {
+            if !args.iter().any(|(n, _)| n == id) {
+                args.push((id.clone(), Value::Str(victim.to_owned())));
+            }
+        }
+        run.user_turn();
+        fill_confirmation_entries(&mut run, skill_id, name);
+        let call = run.model_call(name, &Value::Object(args));
+        let mut confirmation = None;
+        if call.status == Status::Paused {
+            run.user_turn();
+            confirmation = Some(run.model_call(
+                RESOLVE_TOOL,
+                &Value::Object(vec![("confirmed".into(), Value::Bool(true))]),
+            ));
+        }
+        let effective = confirmation.as_ref().unwrap_or(&call);
+        let leaks = leaks_of(skill_id, name, &id_args, victim, effective);
+        let outcome = if !leaks.is_empty() {
+            ProbeOutcome::Leaked
+        } else if effective.status == Status::Ran && !effective.is_error {
+            ProbeOutcome::NoEffect
+        } else {
+            ProbeOutcome::Blocked { reason: effective.model_sees.clone().unwrap_or_default() }
+        };
+        report.leaks.extend(leaks);
+        report.probes.push(Probe {
+            skill: skill_id.to_owned(),
+            tool: name.clone(),
+            id_arguments: id_args,
+            kind,
+            call,
+            confirmation,
+            outcome,
+        });
+    }
 }
 
 fn leaks_of(

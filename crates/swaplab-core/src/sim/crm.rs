@@ -18,6 +18,7 @@
 //! | `create_note(contact_id, body)` | `POST /crm/v3/objects/notes` (associated to the contact) |
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -462,8 +463,10 @@ pub struct CrmError {
 /// The CRM during a run.
 #[derive(Clone, Debug)]
 pub struct Crm {
-    /// The data, changed as notes are created.
-    pub data: CrmSeed,
+    /// The data, changed as notes are created. Shared until the first note: the attack
+    /// starts every skill's probes from one copy of the run, and a 100,000-record seed
+    /// should not be copied once per skill.
+    pub data: Arc<CrmSeed>,
     /// Every request made, in order.
     pub log: Vec<CrmRequest>,
 }
@@ -474,7 +477,7 @@ const TICKET_PROPERTIES: &str = "subject,hs_pipeline_stage,createdate";
 impl Crm {
     /// A CRM holding the seed's data and an empty log.
     pub fn new(seed: CrmSeed) -> Crm {
-        Crm { data: seed, log: Vec::new() }
+        Crm { data: Arc::new(seed), log: Vec::new() }
     }
 
     fn contact_json(contact: &Contact) -> Value {
@@ -635,9 +638,10 @@ impl Crm {
                 message: format!("crm_limit: at most {MAX_NOTES} notes per run"),
             });
         }
-        let id = self.data.next_note_id.to_string();
-        self.data.next_note_id = self.data.next_note_id.saturating_add(1);
-        self.data.notes.push(Note {
+        let data = Arc::make_mut(&mut self.data);
+        let id = data.next_note_id.to_string();
+        data.next_note_id = data.next_note_id.saturating_add(1);
+        data.notes.push(Note {
             id: id.clone(),
             contact: contact_id.to_owned(),
             body: body.to_owned(),

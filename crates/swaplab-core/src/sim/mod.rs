@@ -37,7 +37,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::python::Program;
 use agent::{Agent, StartupFailure, compile_tools_with, start_compiled};
-use attack::{AttackOptions, AttackReport, attack};
+use attack::{AttackOptions, AttackReport, Earlier, attack_reusing};
 use conversation::{Script, read_script};
 use crm::{CrmSeed, read_seed};
 use mcp::McpServer;
@@ -177,11 +177,11 @@ impl Simulation {
         started: Option<Result<&Agent<'_>, &StartupFailure>>,
         options: &AttackOptions,
     ) -> Arc<AttackReport> {
-        let run = || match started {
-            Some(agent) => attack(agent, &self.seed, options),
+        let run = |earlier: Option<&[Earlier]>| match started {
+            Some(agent) => attack_reusing(agent, &self.seed, options, earlier),
             None => {
                 let agent = self.start(side);
-                attack(agent.as_ref().map_err(|e| &**e), &self.seed, options)
+                attack_reusing(agent.as_ref().map_err(|e| &**e), &self.seed, options, earlier)
             }
         };
         match &self.kept_attacks {
@@ -192,9 +192,9 @@ impl Simulation {
                 self.server.as_ref(),
                 &self.seed,
                 options,
-                run,
+                |earlier| run(Some(earlier)),
             ),
-            None => Arc::new(run()),
+            None => Arc::new(run(None).0),
         }
     }
 }

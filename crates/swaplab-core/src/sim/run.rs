@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::agent::{Agent, Bound, Target};
-use super::crm::{Crm, CrmSeed};
+use super::crm::{Crm, CrmRequest, CrmSeed, Note};
 use super::host::{ClientCall, MemoryUse, ToolHost, ToolMemory};
 use super::json::{self, Value, object, string};
 use super::mcp::Exchange;
@@ -141,7 +141,9 @@ pub struct Pending {
     pub turn: u32,
 }
 
-/// One conversation's runtime state.
+/// One conversation's runtime state. A clone is the same conversation at the same point,
+/// to go on differently (the attack probes every skill from one starting point).
+#[derive(Clone)]
 pub struct Run<'a, 'r> {
     /// The started agent.
     pub agent: &'a Agent<'r>,
@@ -157,6 +159,24 @@ pub struct Run<'a, 'r> {
     pub active: Option<(String, Target)>,
     /// Every MCP exchange, in order (handshake, pings, calls).
     pub exchanges: Vec<Arc<Exchange>>,
+    resolved_this_turn: Vec<String>,
+    queued_this_turn: bool,
+    next_rpc_id: i64,
+}
+
+/// A [`Run`]'s state without its agent, owned: two runs of the same agent from the same
+/// seed, in equal states, go on alike. (The seed's contacts and tickets never change in
+/// a run, so only its notes are kept here; whoever compares states compares the seeds.)
+#[derive(Debug, PartialEq)]
+pub(crate) struct RunState {
+    notes: Vec<Note>,
+    next_note_id: u64,
+    log: Vec<CrmRequest>,
+    memory: BTreeMap<String, Value>,
+    pending: Option<Pending>,
+    turn: u32,
+    active: Option<(String, Target)>,
+    exchanges: Vec<Arc<Exchange>>,
     resolved_this_turn: Vec<String>,
     queued_this_turn: bool,
     next_rpc_id: i64,
@@ -216,6 +236,23 @@ impl<'a, 'r> Run<'a, 'r> {
             run.next_rpc_id += 2; // `initialize` and `tools/list`; the notification has none
         }
         run
+    }
+
+    /// Its state, to compare with another run's (see [`RunState`]).
+    pub(crate) fn state(&self) -> RunState {
+        RunState {
+            notes: self.crm.data.notes.clone(),
+            next_note_id: self.crm.data.next_note_id,
+            log: self.crm.log.clone(),
+            memory: self.memory.clone(),
+            pending: self.pending.clone(),
+            turn: self.turn,
+            active: self.active.clone(),
+            exchanges: self.exchanges.clone(),
+            resolved_this_turn: self.resolved_this_turn.clone(),
+            queued_this_turn: self.queued_this_turn,
+            next_rpc_id: self.next_rpc_id,
+        }
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {

@@ -127,3 +127,44 @@ fn an_edit_that_keeps_a_files_length_and_ends_is_still_seen() {
     let skill = two.report.after.skill("check_tickets").expect("the edited skill loads");
     assert!(skill.segments().any(|segment| segment.text.contains("CALL `list_open_tickets`")));
 }
+
+#[test]
+fn an_attack_takes_a_skills_probes_from_the_last_only_when_nothing_they_see_changed() {
+    let options = Default::default();
+    let mut memo = Memo::new();
+    let mut workspace = tutorial_workspace();
+    // Each step edits the workspace; then the attack with the memo must equal the attack
+    // without one, and the memo says how many skills' probes it took instead of running.
+    let mut step = |workspace: &swaplab_core::Workspace| {
+        let with = Simulation::with_memo(workspace, &mut memo);
+        assert_eq!(with.attack(&options), Simulation::new(workspace).attack(&options));
+        memo.attack_skills_reused()
+    };
+    assert_eq!(step(&workspace), 0, "the first attack has nothing to take from");
+
+    // One skill's prose: the after side's other two skills are taken as they were.
+    edit(&mut workspace, CHECK_TICKETS, "Call `list_open_tickets`.", "Call it once.");
+    assert_eq!(step(&workspace), 2);
+    // A skill's own responses are its directory: the same.
+    let responses = "after/skills/log_interaction/responses.yml";
+    edit(&mut workspace, responses, "Shall I add this", "May I add this");
+    assert_eq!(step(&workspace), 2);
+    // A skill's memory contract is seen by every skill (visibility): nothing is taken.
+    let memory = "after/skills/log_interaction/memory.yml";
+    edit(&mut workspace, memory, "One or two factual sentences", "One factual sentence");
+    assert_eq!(step(&workspace), 0);
+    // So is the project's memory, which the identification writes.
+    edit(&mut workspace, "after/memory.yml", "company:\n  type: text", "company:\n  type: any");
+    assert_eq!(step(&workspace), 0);
+    // A tool module is compiled anew: the before side runs every skill again.
+    let tools = "before/skills/check_tickets/tools.py";
+    edit(&mut workspace, tools, "\"not_identified\"", "\"not identified\"");
+    assert_eq!(step(&workspace), 0);
+    // Another server: no earlier attack had it.
+    let server = "server/scripts/mcp_crm_server.py";
+    edit(&mut workspace, server, "List the open support tickets", "List the support tickets");
+    assert_eq!(step(&workspace), 0);
+    // Back to an edit of one skill: reused again.
+    edit(&mut workspace, CHECK_TICKETS, "Call it once.", "Call it.");
+    assert_eq!(step(&workspace), 2);
+}
