@@ -401,7 +401,9 @@ impl KeptAttacks {
             crate::order::sort_by_key(&mut donors, |entry| std::cmp::Reverse(entry.used));
             donors
                 .into_iter()
-                .filter_map(|entry| Some((entry.report.clone(), entry.probes.clone()?)))
+                .filter_map(|entry| {
+                    Some((entry.report.clone(), entry.probes.clone()?, entry.project.clone()))
+                })
                 .collect()
         };
         let (report, probes) = run(&earlier);

@@ -23,12 +23,10 @@ use serde::Serialize;
 use super::agent::{Agent, Bound, StartupFailure};
 use super::crm::{Access, Contact, CrmSeed, Touched};
 use super::json::{self, Value};
-use super::run::{CallRecord, RESOLVE_TOOL, Run, RunState, Status};
-use crate::python::{ArgOrigin, CrmCall, Program, ToolModule};
-use crate::rasa::integrations::Integrations;
-use crate::rasa::memory::{ProjectMemory, SkillMemory};
-use crate::rasa::project::SkillEntry;
-use crate::rasa::responses::{Responses, placeholders};
+use super::run::{CallRecord, RESOLVE_TOOL, Run, Status};
+use crate::python::{ArgOrigin, CrmCall, Program};
+use crate::rasa::project::{ProjectReport, SkillEntry, ToolFile};
+use crate::rasa::responses::placeholders;
 
 /// Who attacks whom; `None` picks by the rule in [`pick`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -263,19 +261,21 @@ pub fn attack(
 }
 
 /// An earlier attack, for [`attack_reusing`] to take unchanged skills' probes from: its
-/// report and what it kept.
-pub(crate) type Earlier = (Arc<AttackReport>, Arc<KeptProbes>);
+/// report, what it kept, and the project it ran on.
+pub(crate) type Earlier = (Arc<AttackReport>, Arc<KeptProbes>, Arc<ProjectReport>);
 
 /// What an attack keeps so that the next one, on the project after an edit, can take an
 /// unchanged skill's probes instead of running them again: at 300 skills, running them
 /// was a quarter of a rerun, and an edit to one `skill.md` changes two of 600 probes.
 ///
 /// Every skill is probed from the same point — the caller identified, nothing else done
-/// (see [`attack`]) — so a skill's probes are a function of that point, of the agent's
-/// project-wide parts and of the skill's own directory. The first two are the
-/// [`Basis`], compared in full; the directory is the memo's [`SkillEntry`], which is the
-/// same `Arc` only when every byte of the directory is (see [`crate::memo`]). Whoever
-/// passes earlier attacks in makes sure they had the same seed, options and server.
+/// (see [`attack`]) — so a skill's probes are a function of the agent's project-wide
+/// parts, of the identifying skill's directory (which decide that point) and of the
+/// skill's own directory. The project-wide parts are compared in full
+/// ([`same_project_wide`]) or by address ([`Basis`]); a directory is the memo's
+/// [`SkillEntry`], which is the same `Arc` only when every byte of the directory is (see
+/// [`crate::memo`]). Whoever passes earlier attacks in makes sure they had the same seed,
+/// options and server.
 #[derive(Debug)]
 pub(crate) struct KeptProbes {
     basis: Basis,
@@ -292,17 +292,14 @@ struct KeptSkill {
     leaks: Range<usize>,
 }
 
-/// Everything a skill's probes can see besides the skill's own directory. Shared parts
-/// compare by address, and are kept here so that no other value can take the address.
+/// What a skill's probes can see that the project report does not hold: which tool
+/// identifies the caller and in which skill's directory, which servers are connected,
+/// and each tool module as compiled. Shared parts compare by address, and are kept here
+/// so that no other value can take the address.
 #[derive(Debug, PartialEq)]
 struct Basis {
     identify: Option<(String, String, String)>,
-    start: RunState,
-    project_memory: ProjectMemory,
-    responses: Option<Responses>,
-    integrations: Integrations,
-    skill_memories: Vec<SkillMemory>,
-    shared_tools: Vec<(String, Same<ToolModule>)>,
+    identify_entry: Option<Same<SkillEntry>>,
     servers: Vec<String>,
     programs: Vec<(String, Same<Program>)>,
 }
@@ -318,24 +315,14 @@ impl<T> PartialEq for Same<T> {
 }
 
 impl Basis {
-    fn of(
-        agent: &Agent<'_>,
-        start: &Run<'_, '_>,
-        identify: Option<(String, String, String)>,
-    ) -> Basis {
-        let report = agent.report;
+    fn of(agent: &Agent<'_>, identify: Option<(String, String, String)>) -> Basis {
+        let identify_entry = identify
+            .as_ref()
+            .and_then(|(skill, _, _)| agent.report.shared_entry(skill))
+            .map(|entry| Same(entry.clone()));
         Basis {
             identify,
-            start: start.state(),
-            project_memory: report.project_memory.clone(),
-            responses: report.responses.clone(),
-            integrations: report.integrations.clone(),
-            skill_memories: agent.skill_memories.clone(),
-            shared_tools: report
-                .shared_tools
-                .iter()
-                .map(|file| (file.path.clone(), Same(file.module.clone())))
-                .collect(),
+            identify_entry,
             servers: agent.servers.keys().cloned().collect(),
             programs: agent
                 .programs
@@ -344,6 +331,25 @@ impl Basis {
                 .collect(),
         }
     }
+}
+
+/// Whether two projects agree on everything a skill's probes can see outside its own
+/// directory: project memory (the identification writes it), root responses,
+/// integrations, the shared tool modules, and every skill's memory contract (which
+/// decides what each skill may read).
+fn same_project_wide(a: &ProjectReport, b: &ProjectReport) -> bool {
+    let same_skill_memory = |(x, y): (&Arc<SkillEntry>, &Arc<SkillEntry>)| {
+        Arc::ptr_eq(x, y) || (x.dir == y.dir && x.memory == y.memory)
+    };
+    let same_module =
+        |(x, y): (&ToolFile, &ToolFile)| x.path == y.path && Arc::ptr_eq(&x.module, &y.module);
+    a.project_memory == b.project_memory
+        && a.responses == b.responses
+        && a.integrations == b.integrations
+        && a.shared_tools.len() == b.shared_tools.len()
+        && a.shared_tools.iter().zip(&b.shared_tools).all(same_module)
+        && a.skills.len() == b.skills.len()
+        && a.skills.iter().zip(&b.skills).all(same_skill_memory)
 }
 
 /// [`attack`], taking each skill's probes from an `earlier` attack whose [`Basis`] is this
@@ -411,11 +417,13 @@ pub(crate) fn attack_reusing(
     let identify_name = identify_tool.as_ref().map(|(_, t, _)| t.clone());
     let identified = run;
 
-    let basis = earlier.map(|_| Basis::of(agent, &identified, identify_tool.clone()));
+    let basis = earlier.map(|_| Basis::of(agent, identify_tool.clone()));
     let donors: Vec<&Earlier> = earlier
         .unwrap_or_default()
         .iter()
-        .filter(|(_, kept)| Some(&kept.basis) == basis.as_ref())
+        .filter(|(_, kept, project)| {
+            Some(&kept.basis) == basis.as_ref() && same_project_wide(project, agent.report)
+        })
         .collect();
     let mut kept = BTreeMap::new();
     let mut reused = 0;
@@ -424,7 +432,7 @@ pub(crate) fn attack_reusing(
         let probes_at = report.probes.len();
         let leaks_at = report.leaks.len();
         let donor = entry.and_then(|entry| {
-            donors.iter().find_map(|(earlier, kept)| {
+            donors.iter().find_map(|(earlier, kept, _)| {
                 let skill = kept.skills.get(skill_id).filter(|s| Arc::ptr_eq(&s.entry, entry))?;
                 Some((&earlier.probes[skill.probes.clone()], &earlier.leaks[skill.leaks.clone()]))
             })

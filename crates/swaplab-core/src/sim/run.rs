@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::agent::{Agent, Bound, Target};
-use super::crm::{Crm, CrmRequest, CrmSeed, Note};
+use super::crm::{Crm, CrmSeed};
 use super::host::{ClientCall, MemoryUse, ToolHost, ToolMemory};
 use super::json::{self, Value, object, string};
 use super::mcp::Exchange;
@@ -164,24 +164,6 @@ pub struct Run<'a, 'r> {
     next_rpc_id: i64,
 }
 
-/// A [`Run`]'s state without its agent, owned: two runs of the same agent from the same
-/// seed, in equal states, go on alike. (The seed's contacts and tickets never change in
-/// a run, so only its notes are kept here; whoever compares states compares the seeds.)
-#[derive(Debug, PartialEq)]
-pub(crate) struct RunState {
-    notes: Vec<Note>,
-    next_note_id: u64,
-    log: Vec<CrmRequest>,
-    memory: BTreeMap<String, Value>,
-    pending: Option<Pending>,
-    turn: u32,
-    active: Option<(String, Target)>,
-    exchanges: Vec<Arc<Exchange>>,
-    resolved_this_turn: Vec<String>,
-    queued_this_turn: bool,
-    next_rpc_id: i64,
-}
-
 fn error_json(message: &str) -> String {
     object([("error", string(message))]).to_python_json()
 }
@@ -236,23 +218,6 @@ impl<'a, 'r> Run<'a, 'r> {
             run.next_rpc_id += 2; // `initialize` and `tools/list`; the notification has none
         }
         run
-    }
-
-    /// Its state, to compare with another run's (see [`RunState`]).
-    pub(crate) fn state(&self) -> RunState {
-        RunState {
-            notes: self.crm.data.notes.clone(),
-            next_note_id: self.crm.data.next_note_id,
-            log: self.crm.log.clone(),
-            memory: self.memory.clone(),
-            pending: self.pending.clone(),
-            turn: self.turn,
-            active: self.active.clone(),
-            exchanges: self.exchanges.clone(),
-            resolved_this_turn: self.resolved_this_turn.clone(),
-            queued_this_turn: self.queued_this_turn,
-            next_rpc_id: self.next_rpc_id,
-        }
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
