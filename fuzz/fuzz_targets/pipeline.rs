@@ -3,7 +3,8 @@
 //! one file replaced), then every report the command line and the playground produce
 //! from it (`swaplab_fuzz::every_report`): parse, proof, review, attack, semantic
 //! changes, diffs, `tools/list`, and each conversation script under every policy on both
-//! sides with its id trace.
+//! sides with its id trace; and, with a memo that saw the tutorial first, the same
+//! reading and attack (`check_memo`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

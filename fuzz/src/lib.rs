@@ -24,7 +24,8 @@ use swaplab_core::semantic::semantic_changes;
 use swaplab_core::sim::attack::AttackOptions;
 use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
 use swaplab_core::sim::trace::trace;
-use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::memo::Memo;
+use swaplab_core::sim::{AttackPair, Side, Simulation};
 use swaplab_core::{FileRef, Workspace};
 
 /// The header that starts a file in the files form of the workspace scheme.
@@ -150,6 +151,7 @@ pub fn every_report(workspace: &Workspace) -> usize {
     let _ = serde_json::to_string(&review);
     let attack = sim.attack(&AttackOptions::default());
     let _ = serde_json::to_string(&attack);
+    check_memo(workspace, &sim, &attack);
     for change in semantic_changes(&sim.report) {
         for place in change.before.iter().chain(&change.after) {
             let _ = place.location();
@@ -183,6 +185,17 @@ pub fn every_report(workspace: &Workspace) -> usize {
         }
     }
     runs
+}
+
+/// The memo's contract (`swaplab_core::memo`): a memo that saw the tutorial first, as the
+/// playground's has when a reader edits it, changes nothing in the reading or the attack
+/// — including the attack's probes it takes from the tutorial's for unchanged skills.
+fn check_memo(workspace: &Workspace, fresh: &Simulation, attack: &AttackPair) {
+    let mut memo = Memo::new();
+    let _ = Simulation::with_memo(tutorial(), &mut memo).attack(&AttackOptions::default());
+    let with = Simulation::with_memo(workspace, &mut memo);
+    assert_eq!(with.report, fresh.report, "the memo changed the reading");
+    assert_eq!(&with.attack(&AttackOptions::default()), attack, "the memo changed the attack");
 }
 
 /// The highlighter's contract (`highlight::highlight`): ranges sorted, never overlapping,
