@@ -18,13 +18,13 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use swaplab_core::diff::{ChangeStatus, diff_text, project_changes, side_by_side};
+use swaplab_core::memo::Memo;
 use swaplab_core::proof::prove_with;
 use swaplab_core::review::review_with;
 use swaplab_core::semantic::semantic_changes;
 use swaplab_core::sim::attack::AttackOptions;
 use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
 use swaplab_core::sim::trace::trace;
-use swaplab_core::memo::Memo;
 use swaplab_core::sim::{AttackPair, Side, Simulation};
 use swaplab_core::{FileRef, Workspace};
 
