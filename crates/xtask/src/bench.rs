@@ -919,7 +919,8 @@ fn render(report: &Report) -> String {
          criterion's median of the per-iteration times and *min–max* the range of the \
          samples' per-iteration means. Inputs are read from disk once, outside the measured \
          loop. The command line is timed as a whole process, spawn to exit, by the same \
-         harness.\n\n\
+         harness. The benchmarks allocate through mimalloc, as the `swaplab` binary does \
+         (see Scaling).\n\n\
          Browser figures come from `e2e/perf.spec.mjs`: Playwright drives Debian's Chromium \
          (headless) against the release site served on loopback by xtask. *Interactive* is \
          navigation start to the playground's Proof tab showing its ✓, median of 10 loads, \
