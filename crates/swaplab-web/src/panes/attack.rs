@@ -147,7 +147,8 @@ pub fn AttackPane(props: &AttackPaneProps) -> Html {
             }
             <h3>{ "The attack: another customer's id in every id-like argument" }</h3>
             <p class="muted small">{ format!(
-                "Identified as {}, the attack passes {}'s id to every tool the model can reach.",
+                "Identified as {}, the attack passes {}'s id to every tool the model can reach; \
+                 each skill's probes start afresh from that identification.",
                 attack.after.caller.as_ref().map_or("—".to_owned(), |c| c.full_name()),
                 attack.after.victim.as_ref().map_or("—".to_owned(), |c| c.full_name()),
             ) }</p>
