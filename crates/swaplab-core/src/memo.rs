@@ -384,16 +384,10 @@ impl KeptAttacks {
         let earlier: Vec<Earlier> = {
             let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
             kept.entries.retain(|entry| entry.used + 1 >= used);
-            let mut found = None;
-            for entry in &mut kept.entries {
-                if Arc::ptr_eq(&entry.project, project) && same_run(entry) {
-                    entry.used = used;
-                    found = Some(entry.report.clone());
-                    break;
-                }
-            }
-            if let Some(report) = found {
-                return report;
+            let same = |entry: &KeptAttack| Arc::ptr_eq(&entry.project, project) && same_run(entry);
+            if let Some(entry) = kept.entries.iter_mut().find(|entry| same(entry)) {
+                entry.used = used;
+                return entry.report.clone();
             }
             // The most recently used first: the likeliest to match the most skills.
             let mut donors: Vec<&KeptAttack> =
@@ -407,7 +401,6 @@ impl KeptAttacks {
                 .collect()
         };
         let (report, probes) = run(&earlier);
-        drop(earlier);
         let report = Arc::new(report);
         let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
         kept.reused = probes.as_ref().map_or(0, |probes| probes.reused);
