@@ -15,13 +15,17 @@
 // Offers the site for offline use: sw.js, beside index.html, caches the built files (see
 // its header). Registered against the base URL, so under /swaplab/ its scope is
 // /swaplab/. Only where browsers allow service workers (https, or http on loopback), and
-// once the page has loaded, so its downloads never compete with the app's own. A refusal
-// (private mode, a blocked script) leaves the site working online, as before.
+// only once the app has started (Trunk's loader then fires TrunkApplicationStarted), so
+// the worker's download of every built file never competes with the app's own wasm. The
+// page's `load` comes far sooner: on a slow 4G phone it fired after 1 s while the wasm
+// took 4 s more, and the two downloads sharing the line made the first visit 9.6 s
+// instead of 5.8 (docs/benchmarks-notes.md). A refusal (private mode, a blocked script)
+// leaves the site working online, as before.
 (function () {
   var protocol = window.location.protocol;
   if ((protocol !== "https:" && protocol !== "http:") || !window.isSecureContext) return;
   if (!("serviceWorker" in navigator)) return;
-  window.addEventListener("load", function () {
+  window.addEventListener("TrunkApplicationStarted", function () {
     try {
       navigator.serviceWorker.register(new URL("sw.js", document.baseURI).href).catch(function () {});
     } catch (e) {
