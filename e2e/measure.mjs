@@ -8,6 +8,9 @@
 // - Rerun: one edit's full rerun as the app records it in `window.swaplabTimings.rerun`:
 //   from the end of the 120 ms typing pause to the last pane showing the new results
 //   rendered (recompute everything + render).
+// - Visits: interactive as above, but in a fresh browser context (no HTTP cache, no
+//   service worker) with the site behind a slow link and the CPU slowed, then once more
+//   after the service worker has taken over: what a reader's first and second visit cost.
 import { expect } from "@playwright/test";
 
 export const percentile = (values, p) => {
@@ -116,6 +119,47 @@ export async function jsHeap(page) {
   } finally {
     await cdp.detach().catch(() => {});
   }
+}
+
+/** Times `visits` first visits to the playground on `profile` (from `cargo xtask bench`:
+ *  `{ name, url, rtt_ms, down_kbit, cpu }`, where `url` serves the site behind a link of
+ *  that round trip and bandwidth, shared by the page and its service worker), each in a
+ *  new browser context, and after each a second visit once the service worker controls
+ *  the page. The CPU is slowed `cpu` times (CDP Emulation.setCPUThrottlingRate). Returns
+ *  the times to interactive in ms and the bytes the page received before it was
+ *  interactive on the first visit (CDP `Network.loadingFinished`' encodedDataLength:
+ *  what came over the wire, compressed as the server sent it). */
+export async function visitTimes(browser, profile, { visits = 5 } = {}) {
+  const first = [];
+  const repeat = [];
+  const bytes = [];
+  for (let i = 0; i < visits; i++) {
+    const context = await browser.newContext({ baseURL: profile.url });
+    try {
+      const page = await context.newPage();
+      await watchInteractive(page);
+      const cdp = await context.newCDPSession(page);
+      let received = 0;
+      cdp.on("Network.loadingFinished", (event) => (received += event.encodedDataLength));
+      await cdp.send("Network.enable");
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
+      await page.goto("play");
+      await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout: 60_000 });
+      first.push(await page.evaluate(() => window.swaplabInteractiveAt));
+      bytes.push(received);
+      // The service worker precaches every built file, then takes over the page.
+      await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 120_000 });
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
+      await page.reload();
+      await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout: 60_000 });
+      repeat.push(await page.evaluate(() => window.swaplabInteractiveAt));
+      await cdp.detach().catch(() => {});
+    } finally {
+      await context.close();
+    }
+  }
+  const { url, ...described } = profile;
+  return { ...described, visits, first: summary(first), repeat: summary(repeat), bytes: summary(bytes) };
 }
 
 export const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;

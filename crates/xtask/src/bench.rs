@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
@@ -146,9 +146,48 @@ pub struct Browser {
     loads: usize,
     interactive: Spread,
     interactive_throttled: Spread,
+    visits: Vec<Visits>,
     rerun: Rerun,
     heap: Heap,
     wasm_memory: WasmMemory,
+}
+
+/// A reader's network and device, for the first and second visit timings: the site is
+/// served behind `link` (`serve::Link`: every connection of the page and its service
+/// worker shares it) and Chromium's CPU is slowed `cpu` times.
+struct VisitProfile {
+    name: &'static str,
+    link: serve::Link,
+    cpu: u32,
+}
+
+/// The slow profile is the mobile one Lighthouse uses (a slow 4G phone: 150 ms round
+/// trip, 1.6 Mbit/s down, a CPU 4× slower); the other a laptop on an ordinary line.
+const VISIT_PROFILES: [VisitProfile; 2] = [
+    VisitProfile {
+        name: "a phone on slow 4G",
+        link: serve::Link { round_trip: Duration::from_millis(150), bytes_per_second: 200_000 },
+        cpu: 4,
+    },
+    VisitProfile {
+        name: "a laptop on 10 Mbit/s",
+        link: serve::Link { round_trip: Duration::from_millis(40), bytes_per_second: 1_250_000 },
+        cpu: 1,
+    },
+];
+
+/// One profile's visits, as `e2e/perf.spec.mjs` reports them (times in ms).
+#[derive(Deserialize, Debug, PartialEq)]
+struct Visits {
+    name: String,
+    rtt_ms: f64,
+    down_kbit: f64,
+    cpu: f64,
+    visits: usize,
+    first: Spread,
+    repeat: Spread,
+    /// What the page received before it was interactive on a first visit, in bytes.
+    bytes: Spread,
 }
 
 #[derive(Deserialize, Debug, PartialEq)]
@@ -689,6 +728,18 @@ fn browser_figures(
     step("Browser figures: e2e/perf.spec.mjs in Chromium against the release site");
     let server = serve::start(dist, "/", 0)?;
     note(&format!("serving {}", server.url()));
+    let mut profiles = Vec::new();
+    for profile in &VISIT_PROFILES {
+        let behind = serve::start_behind(dist, "/", 0, Some(profile.link))?;
+        note(&format!("serving {} behind {}", behind.url(), profile.name));
+        profiles.push(serde_json::json!({
+            "name": profile.name,
+            "url": behind.url(),
+            "rtt_ms": profile.link.round_trip.as_secs_f64() * 1e3,
+            "down_kbit": profile.link.bytes_per_second as f64 * 8.0 / 1e3,
+            "cpu": profile.cpu,
+        }));
+    }
     let out = scratch.join("perf.json");
     let _ = fs::remove_file(&out);
     let chromium = toolchain.chromium.as_ref().context("Chromium was not prepared")?;
@@ -701,6 +752,7 @@ fn browser_figures(
         .env("SWAPLAB_SUBPATH_URL", server.url())
         .env("SWAPLAB_CHROMIUM", chromium)
         .env("SWAPLAB_PERF_OUT", &out)
+        .env("SWAPLAB_VISIT_PROFILES", serde_json::Value::Array(profiles).to_string())
         .env("SWAPLAB_E2E_OUTPUT", scratch.join("perf-artifacts"))
         .env("PLAYWRIGHT_JSON_OUTPUT_NAME", scratch.join("perf-report.json"));
     let (status, _) = run_capturing(&mut command)?;
@@ -1047,11 +1099,33 @@ fn render(report: &Report) -> String {
             let (i, ir) = spread(&b.interactive);
             let (t, tr) = spread(&b.interactive_throttled);
             let mb = |bytes: f64| format!("{:.2} MB", bytes / 1e6);
+            let visits: String = b
+                .visits
+                .iter()
+                .map(|v| {
+                    let (first, first_range) = spread(&v.first);
+                    let (repeat, repeat_range) = spread(&v.repeat);
+                    format!(
+                        "| first visit, {} ({} Mbit/s shared, {} round trip, CPU {}× slower), \
+                         median of {} fresh browsers | {first} | {first_range} | — |\n\
+                         | second visit, the same, from the service worker's cache | {repeat} | \
+                         {repeat_range} | — |\n\
+                         | received before interactive on that first visit | {} | | — |\n",
+                        v.name,
+                        v.down_kbit / 1e3,
+                        ms(v.rtt_ms),
+                        v.cpu,
+                        v.visits,
+                        kb(v.bytes.median.round() as usize),
+                    )
+                })
+                .collect();
             format!(
                 "`cargo xtask bench` (`e2e/perf.spec.mjs`), Chromium {}.\n\n\
                  | measurement | figure | min–max | budget |\n| --- | --- | --- | --- |\n\
                  | interactive after navigation, median of {} loads | {i} | {ir} | {} |\n\
                  | the same, CPU throttled 4× | {t} | {tr} | {} |\n\
+                 {visits}\
                  | an edit's full rerun, median over {} edits | {p50} | {p50_range} | — |\n\
                  | an edit's full rerun, 95th percentile | {} | | {} |\n\
                  | JS heap used, playground loaded | {} | | — |\n\
@@ -1210,7 +1284,7 @@ mod tests {
         let found = read_results(&dir, UNIX_EPOCH).unwrap();
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].id, REVIEW_ID);
-        let later = SystemTime::now() + std::time::Duration::from_secs(3600);
+        let later = SystemTime::now() + Duration::from_secs(3600);
         assert!(read_results(&dir, later).unwrap().is_empty());
         fs::remove_dir_all(&dir).unwrap();
     }
@@ -1324,6 +1398,16 @@ mod tests {
                 loads: 10,
                 interactive: Spread { median: 179.0, min: 150.0, max: 210.0 },
                 interactive_throttled: Spread { median: 700.0, min: 650.0, max: 800.0 },
+                visits: vec![Visits {
+                    name: "a phone on slow 4G".into(),
+                    rtt_ms: 150.0,
+                    down_kbit: 1600.0,
+                    cpu: 4.0,
+                    visits: 5,
+                    first: Spread { median: 4210.0, min: 4100.0, max: 4500.0 },
+                    repeat: Spread { median: 780.0, min: 700.0, max: 870.0 },
+                    bytes: Spread { median: 849_860.0, min: 849_860.0, max: 849_860.0 },
+                }],
                 rerun: Rerun { edits: 200, p50: 4.4, p95: 8.1, min: 3.0, max: 20.0 },
                 heap: Heap {
                     before_edits: HeapFigure { used: 2e6 },
@@ -1413,6 +1497,7 @@ mod tests {
         assert!(md.find("## The built site").unwrap() < scaling && scaling < kept);
         assert!(md.contains("| interactive after navigation, median of 10 loads | 179 ms | 150–210 ms | 500 ms |"), "{md}");
         assert!(md.contains("| an edit's full rerun, 95th percentile | 8.10 ms | | 16 ms |"));
+        assert!(md.contains("| the same, CPU throttled 4× | 700 ms | 650–800 ms | 1500 ms |\n| first visit, a phone on slow 4G (1.6 Mbit/s shared, 150 ms round trip, CPU 4× slower), median of 5 fresh browsers | 4.21 s | 4.10–4.50 s | — |\n| second visit, the same, from the service worker's cache | 780 ms | 700–870 ms | — |\n| received before interactive on that first visit | 849.9 KB | | — |\n| an edit's"), "{md}");
         assert!(md.contains("| JS heap used, after the 200 edits | 2.50 MB | | — |"));
         assert!(md.contains("| wasm memory, after the 200 edits | 5.20 MB | | — |"), "{md}");
         // The highlighter's growth: each input a row, a language it was not run as a dash.
