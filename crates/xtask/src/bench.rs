@@ -1105,16 +1105,20 @@ fn render(report: &Report) -> String {
                 .map(|v| {
                     let (first, first_range) = spread(&v.first);
                     let (repeat, repeat_range) = spread(&v.repeat);
+                    let cpu = if v.cpu > 1.0 {
+                        format!("CPU {}× slower", v.cpu)
+                    } else {
+                        "CPU not slowed".to_owned()
+                    };
                     format!(
-                        "| first visit, {} ({} Mbit/s shared, {} round trip, CPU {}× slower), \
+                        "| first visit, {} ({} Mbit/s shared, {:.0} ms round trip, {cpu}), \
                          median of {} fresh browsers | {first} | {first_range} | — |\n\
                          | second visit, the same, from the service worker's cache | {repeat} | \
                          {repeat_range} | — |\n\
                          | received before interactive on that first visit | {} | | — |\n",
                         v.name,
                         v.down_kbit / 1e3,
-                        ms(v.rtt_ms),
-                        v.cpu,
+                        v.rtt_ms,
                         v.visits,
                         kb(v.bytes.median.round() as usize),
                     )
@@ -1398,16 +1402,28 @@ mod tests {
                 loads: 10,
                 interactive: Spread { median: 179.0, min: 150.0, max: 210.0 },
                 interactive_throttled: Spread { median: 700.0, min: 650.0, max: 800.0 },
-                visits: vec![Visits {
-                    name: "a phone on slow 4G".into(),
-                    rtt_ms: 150.0,
-                    down_kbit: 1600.0,
-                    cpu: 4.0,
-                    visits: 5,
-                    first: Spread { median: 4210.0, min: 4100.0, max: 4500.0 },
-                    repeat: Spread { median: 780.0, min: 700.0, max: 870.0 },
-                    bytes: Spread { median: 849_860.0, min: 849_860.0, max: 849_860.0 },
-                }],
+                visits: vec![
+                    Visits {
+                        name: "a phone on slow 4G".into(),
+                        rtt_ms: 150.0,
+                        down_kbit: 1600.0,
+                        cpu: 4.0,
+                        visits: 5,
+                        first: Spread { median: 4210.0, min: 4100.0, max: 4500.0 },
+                        repeat: Spread { median: 780.0, min: 700.0, max: 870.0 },
+                        bytes: Spread { median: 849_860.0, min: 849_860.0, max: 849_860.0 },
+                    },
+                    Visits {
+                        name: "a laptop on 10 Mbit/s".into(),
+                        rtt_ms: 40.0,
+                        down_kbit: 10000.0,
+                        cpu: 1.0,
+                        visits: 5,
+                        first: Spread { median: 1226.0, min: 1210.0, max: 1320.0 },
+                        repeat: Spread { median: 305.0, min: 270.0, max: 326.0 },
+                        bytes: Spread { median: 849_860.0, min: 849_860.0, max: 849_860.0 },
+                    },
+                ],
                 rerun: Rerun { edits: 200, p50: 4.4, p95: 8.1, min: 3.0, max: 20.0 },
                 heap: Heap {
                     before_edits: HeapFigure { used: 2e6 },
@@ -1497,7 +1513,7 @@ mod tests {
         assert!(md.find("## The built site").unwrap() < scaling && scaling < kept);
         assert!(md.contains("| interactive after navigation, median of 10 loads | 179 ms | 150–210 ms | 500 ms |"), "{md}");
         assert!(md.contains("| an edit's full rerun, 95th percentile | 8.10 ms | | 16 ms |"));
-        assert!(md.contains("| the same, CPU throttled 4× | 700 ms | 650–800 ms | 1500 ms |\n| first visit, a phone on slow 4G (1.6 Mbit/s shared, 150 ms round trip, CPU 4× slower), median of 5 fresh browsers | 4.21 s | 4.10–4.50 s | — |\n| second visit, the same, from the service worker's cache | 780 ms | 700–870 ms | — |\n| received before interactive on that first visit | 849.9 KB | | — |\n| an edit's"), "{md}");
+        assert!(md.contains("| the same, CPU throttled 4× | 700 ms | 650–800 ms | 1500 ms |\n| first visit, a phone on slow 4G (1.6 Mbit/s shared, 150 ms round trip, CPU 4× slower), median of 5 fresh browsers | 4.21 s | 4.10–4.50 s | — |\n| second visit, the same, from the service worker's cache | 780 ms | 700–870 ms | — |\n| received before interactive on that first visit | 849.9 KB | | — |\n| first visit, a laptop on 10 Mbit/s (10 Mbit/s shared, 40 ms round trip, CPU not slowed), median of 5 fresh browsers | 1.23 s | 1.21–1.32 s | — |\n"), "{md}");
         assert!(md.contains("| JS heap used, after the 200 edits | 2.50 MB | | — |"));
         assert!(md.contains("| wasm memory, after the 200 edits | 5.20 MB | | — |"), "{md}");
         // The highlighter's growth: each input a row, a language it was not run as a dash.
