@@ -51,6 +51,13 @@ async function watchInteractive(page) {
   });
 }
 
+/** Waits for the playground's Proof tab to show its ✓ and returns when the page saw it
+ *  (`watchInteractive` must be installed). */
+async function interactiveAt(page, timeout) {
+  await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout });
+  return page.evaluate(() => window.swaplabInteractiveAt);
+}
+
 /** Loads the playground `loads` times and returns each load's time to interactive, in
  *  ms. `throttle` slows the CPU that many times (CDP Emulation.setCPUThrottlingRate). */
 export async function interactiveTimes(page, { loads = 10, throttle = 1 } = {}) {
@@ -62,8 +69,7 @@ export async function interactiveTimes(page, { loads = 10, throttle = 1 } = {}) 
       // Set before every navigation: the renderer may change with it.
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
       await page.goto("play");
-      await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout: 15_000 });
-      times.push(await page.evaluate(() => window.swaplabInteractiveAt));
+      times.push(await interactiveAt(page, 15_000));
     }
   } finally {
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 }).catch(() => {});
@@ -144,15 +150,13 @@ export async function visitTimes(browser, profile, { visits = 5 } = {}) {
       await cdp.send("Network.enable");
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
       await page.goto("play");
-      await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout: 60_000 });
-      first.push(await page.evaluate(() => window.swaplabInteractiveAt));
+      first.push(await interactiveAt(page, 60_000));
       bytes.push(received);
       // The service worker precaches every built file, then takes over the page.
       await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 120_000 });
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
       await page.reload();
-      await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout: 60_000 });
-      repeat.push(await page.evaluate(() => window.swaplabInteractiveAt));
+      repeat.push(await interactiveAt(page, 60_000));
       await cdp.detach().catch(() => {});
     } finally {
       await context.close();
