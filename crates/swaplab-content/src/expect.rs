@@ -5,7 +5,9 @@
 //! expect:
 //!   proof: fail                  # pass | fail
 //!   proof_failed:                # optional: the labels of the failing proof checks
-//!     - server exposes list_tickets
+//!     - check_tickets imports list_open_tickets
+//!   proof_stopped: scripts/mcp_crm_server.py did not come up on 8931
+//!                                # where the script stops early, if it does (its last line)
 //!   review: fail                 # pass | fail
 //!   review_failed:               # the ids of the failing review checks, in order
 //!     - startup
@@ -59,6 +61,8 @@ pub struct Expectation {
     pub proof: Outcome,
     /// The labels of the failing proof checks, in order; `None` leaves them unchecked.
     pub proof_failed: Option<Vec<String>>,
+    /// The last line of a proof that stops before its last group; always compared.
+    pub proof_stopped: Option<String>,
     /// The review's overall verdict.
     pub review: Outcome,
     /// The ids of the failing review checks, exactly and in order.
@@ -81,6 +85,7 @@ impl Expectation {
         Expectation {
             proof: Outcome::of(proof.passed()),
             proof_failed: Some(proof.failed().iter().map(|c| c.label.clone()).collect()),
+            proof_stopped: proof.stop.as_ref().map(|stop| stop.headline()),
             review: Outcome::of(review.passed()),
             review_failed: review
                 .checks
@@ -108,6 +113,8 @@ impl Expectation {
             let got = observed.proof_failed.clone().unwrap_or_default();
             compare("proof_failed", flow(expected), flow(&got));
         }
+        let stopped = |stop: &Option<String>| stop.clone().unwrap_or_else(|| "(none)".to_owned());
+        compare("proof_stopped", stopped(&self.proof_stopped), stopped(&observed.proof_stopped));
         compare("review", self.review.as_str().into(), observed.review.as_str().into());
         compare("review_failed", flow(&self.review_failed), flow(&observed.review_failed));
         compare("leaks_before", self.leaks_before.to_string(), observed.leaks_before.to_string());
@@ -134,6 +141,9 @@ impl Expectation {
         if let Some(failed) = &self.proof_failed {
             list(&mut out, "proof_failed", failed);
         }
+        if let Some(stop) = &self.proof_stopped {
+            out.push_str(&format!("  proof_stopped: {}\n", quoted(stop)));
+        }
         out.push_str(&format!("  review: {}\n", self.review.as_str()));
         list(&mut out, "review_failed", &self.review_failed);
         out.push_str(&format!("  leaks_before: {}\n", self.leaks_before));
@@ -153,8 +163,16 @@ fn quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-const KEYS: [&str; 7] =
-    ["proof", "proof_failed", "review", "review_failed", "leaks_before", "leaks_after", "starts"];
+const KEYS: [&str; 8] = [
+    "proof",
+    "proof_failed",
+    "proof_stopped",
+    "review",
+    "review_failed",
+    "leaks_before",
+    "leaks_after",
+    "starts",
+];
 
 /// Reads the `expect:` mapping.
 pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
@@ -206,6 +224,15 @@ pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
     let expectation = Expectation {
         proof: outcome("proof")?,
         proof_failed: list("proof_failed")?,
+        proof_stopped: match node.get("proof_stopped") {
+            None => None,
+            Some(value) => Some(
+                value
+                    .as_str()
+                    .map(str::to_owned)
+                    .ok_or("`expect.proof_stopped` must be a string")?,
+            ),
+        },
         review: outcome("review")?,
         review_failed: list("review_failed")?.unwrap_or_default(),
         leaks_before: count("leaks_before")?,
@@ -216,10 +243,18 @@ pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
         (Outcome::Pass, Some(failed)) if !failed.is_empty() => {
             return Err("`expect.proof` is pass but `proof_failed` lists checks".to_owned());
         }
-        (Outcome::Fail, Some(failed)) if failed.is_empty() => {
-            return Err("`expect.proof` is fail but `proof_failed` is empty".to_owned());
+        (Outcome::Fail, Some(failed))
+            if failed.is_empty() && expectation.proof_stopped.is_none() =>
+        {
+            return Err(
+                "`expect.proof` is fail but `proof_failed` is empty and `proof_stopped` unset"
+                    .to_owned(),
+            );
         }
         _ => {}
+    }
+    if expectation.proof.passed() && expectation.proof_stopped.is_some() {
+        return Err("`expect.proof` is pass but `proof_stopped` is set".to_owned());
     }
     if expectation.review.passed() != expectation.review_failed.is_empty() {
         return Err(format!(

@@ -8,6 +8,7 @@
 pub mod archive;
 pub mod diagnostic;
 pub mod diff;
+pub mod difflib;
 pub mod highlight;
 pub mod layout;
 pub mod markdown;

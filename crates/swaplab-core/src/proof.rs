@@ -1,24 +1,32 @@
-//! The companion proof, re-implemented: the tutorial's proof script run on the files of a
-//! workspace, with its six groups, its checks and its blind spots, printed in its format.
+//! The companion proof, re-implemented: the tutorial repository's
+//! `scripts/prove_mcp_swap.py` run on the files of a workspace, with its six groups, its
+//! checks, its fixed names and its blind spots, printed in its format.
 //!
-//! The script never runs Rasa's runtime. It compares each skill's `skill.md` before and
-//! after, parses `integrations.yml` and the imports with Rasa's own helpers, and calls the
-//! MCP server directly. Its first check accepts any changed line that starts with `- `
-//! (or is `import_tools:`), wherever it sits — so a confirmation moved to another tool
-//! still passes. Everything printed is derived from the files: skill names, byte counts,
-//! server names, the contact looked up (the CRM seed's first contact).
+//! The script never runs Rasa's runtime. It diffs each skill's `skill.md` before and after
+//! with `difflib`, parses `integrations.yml` with Rasa's own helper, looks for the import
+//! references as text, starts the mock CRM and the MCP server, and calls the server over
+//! MCP. What it hard-codes, this copy hard-codes too:
+//! - the three skills and their tools ([`SKILLS`]), the server id [`SERVER_ID`] and the
+//!   URL [`MCP_URL`];
+//! - the contact it looks up ([`KNOWN_EMAIL`], expecting [`KNOWN_NAME`]) and the address
+//!   nobody has ([`ABSENT_EMAIL`]);
+//! - its header lines and its words on failure.
 //!
-//! Output format (from the script's own output): a heading per group, then
-//! `  ✓ <label padded to 44> <detail>`, a blank line between groups, and either the
-//! closing line or the list of failed checks (that list's wording is ours: the seeds show
-//! only passing runs and single failing lines).
+//! What it computes — every pass or fail, every count and every detail — is computed here
+//! from the files, by the script's rules: a changed line passes if it is `import_tools:`
+//! or starts with `- `, wherever it sits (so a confirmation moved to another tool still
+//! passes); a body is the text after the second `---\n`, counted in characters; an import
+//! "parses" when the text `mcp/hubspot_crm:<tool>` appears anywhere in the skill file.
+//!
+//! Where the script would stop — a file it cannot open, a configuration Rasa's parser
+//! raises on, a server that does not listen where it waits — the proof stops there too
+//! ([`Stop`]), after the groups the script would have printed.
 
 use serde::Serialize;
 
-use crate::diff::changed_lines;
-use crate::rasa::imports::try_parse_mcp_tool_import;
-use crate::rasa::skill::instruction_body;
-use crate::rasa::workspace::WorkspaceReport;
+use crate::diagnostic::{Phase, Severity};
+use crate::difflib::{splitlines, unified_changes, universal_newlines};
+use crate::rasa::skill::py_strip;
 use crate::sim::Simulation;
 use crate::sim::crm::Crm;
 use crate::sim::json::{self, Value, object, string};
@@ -29,8 +37,35 @@ use crate::yaml::python_str_repr;
 pub const LABEL_WIDTH: usize = 44;
 /// The last line of a passing proof.
 pub const CLOSING: &str = "The transport changed. The instructions did not.";
+/// The script's fixed map of skills to the tools they import, in the order it checks them
+/// (`sorted(SKILLS)`).
+pub const SKILLS: [(&str, &str); 3] = [
+    ("check_tickets", "list_open_tickets"),
+    ("identify_customer", "find_contact_by_email"),
+    ("log_interaction", "add_timeline_note"),
+];
+/// The server id the script expects under `mcp_servers:`.
+pub const SERVER_ID: &str = "hubspot_crm";
+/// The URL the script expects that server at, and connects to.
+pub const MCP_URL: &str = "http://127.0.0.1:8931/mcp";
+/// Where the script waits for the MCP server to listen.
+pub const MCP_PORT: u16 = 8931;
+/// The server script the script starts.
+pub const MCP_SCRIPT: &str = "scripts/mcp_crm_server.py";
+/// The tool group 6 calls.
+pub const LOOKUP_TOOL: &str = "find_contact_by_email";
+/// The address group 6 looks up.
+pub const KNOWN_EMAIL: &str = "dana.okafor@example.com";
+/// The name group 6 expects back.
+pub const KNOWN_NAME: &str = "Dana Okafor";
 /// An address no seed holds, for the absent-contact check.
-pub const ABSENT_EMAIL: &str = "nobody@example.invalid";
+pub const ABSENT_EMAIL: &str = "nobody@example.com";
+/// The script's header, printed as it is whatever the files hold.
+pub const HEADER: [&str; 3] = [
+    "Proving: the same three skills keep their instructions while",
+    "tools/crm.py is replaced by import_tools: mcp/<server>:<tool>.",
+    "No licence, no API key, no HubSpot account, loopback only.",
+];
 
 /// One check.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -54,19 +89,78 @@ pub struct ProofGroup {
     pub checks: Vec<ProofCheck>,
 }
 
+/// Why the script ended before its last group.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Stop {
+    /// An exception escaped: the script prints a traceback ending in this line, and exits 1.
+    Raised {
+        /// `FileNotFoundError: [Errno 2] No such file or directory: '…'`, say.
+        exception: String,
+    },
+    /// A server it started did not listen where it waits for it (`SystemExit`).
+    NotUp {
+        /// The script it started (`scripts/mcp_crm_server.py`).
+        script: String,
+        /// The port it waited on.
+        port: u16,
+        /// Why, in Swap Lab's words (the script does not say).
+        reason: String,
+    },
+    /// Swap Lab cannot tell what the script would do: the server module is outside the
+    /// Python it runs. Neither a pass nor a fail.
+    CouldNotRun {
+        /// Where and what, from the interpreter's diagnostic.
+        reason: String,
+    },
+}
+
+impl Stop {
+    /// The lines the script ends with, as printed.
+    pub fn text(&self) -> String {
+        match self {
+            Stop::Raised { exception } => {
+                format!("Traceback (most recent call last):\n  …\n{exception}\n")
+            }
+            Stop::NotUp { script, port, .. } => format!("  {script} did not come up on {port}\n"),
+            Stop::CouldNotRun { reason } => {
+                format!("  Swap Lab could not run the rest of the proof: {reason}\n")
+            }
+        }
+    }
+
+    /// The script's last line: the exception, or the port it waited on.
+    pub fn headline(&self) -> String {
+        self.text().trim_end().lines().last().unwrap_or_default().trim().to_owned()
+    }
+
+    /// One line for a badge or a summary.
+    pub fn summary(&self) -> String {
+        match self {
+            Stop::Raised { exception } => format!("the script raised {exception}"),
+            Stop::NotUp { script, port, reason } => {
+                format!("{script} did not come up on {port}: {reason}")
+            }
+            Stop::CouldNotRun { reason } => format!("could not run: {reason}"),
+        }
+    }
+}
+
 /// The whole proof.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Proof {
     /// The opening lines.
     pub header: Vec<String>,
-    /// The six groups.
+    /// The groups the script got to print.
     pub groups: Vec<ProofGroup>,
+    /// Where it stopped early, if it did.
+    pub stop: Option<Stop>,
 }
 
 impl Proof {
-    /// Whether every check passed.
+    /// Whether the script would exit 0: every check passed and nothing stopped it.
     pub fn passed(&self) -> bool {
-        self.failed().is_empty()
+        self.stop.is_none() && self.failed().is_empty()
     }
 
     /// The checks that failed, in order.
@@ -74,12 +168,17 @@ impl Proof {
         self.groups.iter().flat_map(|g| g.checks.iter()).filter(|c| !c.passed).collect()
     }
 
-    /// How many checks there are.
+    /// How many checks ran.
     pub fn count(&self) -> usize {
         self.groups.iter().map(|g| g.checks.len()).sum()
     }
 
-    /// The output, as the script prints it.
+    /// Whether Swap Lab could not tell the outcome (never reads as a pass or a fail).
+    pub fn could_not_run(&self) -> bool {
+        matches!(self.stop, Some(Stop::CouldNotRun { .. }))
+    }
+
+    /// The output, as the script prints it (its traceback cut to the last line).
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for line in &self.header {
@@ -92,18 +191,19 @@ impl Proof {
                 out.push('\n');
             }
         }
+        if let Some(stop) = &self.stop {
+            out.push_str(&stop.text());
+            return out;
+        }
         let failed = self.failed();
         if failed.is_empty() {
             out.push_str(&format!("\n  {CLOSING}\n"));
         } else {
-            let n = failed.len();
-            out.push_str(&format!(
-                "\n  {n} of {} failed:\n",
-                crate::words::count(self.count(), "check", "checks")
-            ));
+            out.push_str(&format!("\n  {} check(s) failed:\n", failed.len()));
             for check in failed {
-                out.push_str(&format!("    ✗ {}\n", check.label));
+                out.push_str(&format!("    - {}\n", check.label));
             }
+            out.push('\n');
         }
         out
     }
@@ -119,20 +219,57 @@ fn check(label: impl Into<String>, passed: bool, detail: impl Into<String>) -> P
     ProofCheck { label: label.into(), passed, detail: detail.into() }
 }
 
-fn number_word(n: usize) -> String {
-    const WORDS: [&str; 13] = [
-        "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve",
-    ];
-    WORDS.get(n).map_or_else(|| n.to_string(), |w| (*w).to_owned())
+/// Python's `repr()` of a list of strings.
+fn py_list<S: AsRef<str>>(items: &[S]) -> String {
+    format!(
+        "[{}]",
+        items.iter().map(|i| python_str_repr(i.as_ref())).collect::<Vec<_>>().join(", ")
+    )
 }
 
-fn py_list(items: &[String]) -> String {
-    format!("[{}]", items.iter().map(|i| python_str_repr(i)).collect::<Vec<_>>().join(", "))
+/// Python's `str()` of a JSON value as `json.loads` gives it.
+fn py_str(value: Option<&Value>) -> String {
+    match value {
+        None | Some(Value::Null) => "None".to_owned(),
+        Some(Value::Str(s)) => s.clone(),
+        Some(other) => py_repr(other),
+    }
+}
+
+fn py_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        Value::Str(s) => python_str_repr(s),
+        Value::Array(items) => {
+            format!("[{}]", items.iter().map(py_repr).collect::<Vec<_>>().join(", "))
+        }
+        Value::Object(entries) => format!(
+            "{{{}}}",
+            entries
+                .iter()
+                .map(|(k, v)| format!("{}: {}", python_str_repr(k), py_repr(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        number => number.to_python_json(),
+    }
 }
 
 fn skill_md(skill: &str) -> String {
     format!("skills/{skill}/skill.md")
+}
+
+/// `open(path).read()`, or the exception the script would die of.
+fn read(project: &crate::workspace::Project, area: &str, path: &str) -> Result<String, Stop> {
+    project.file(path).map(|text| universal_newlines(text).into_owned()).ok_or_else(|| {
+        Stop::Raised {
+            exception: format!(
+                "FileNotFoundError: [Errno 2] No such file or directory: '{area}/{path}'"
+            ),
+        }
+    })
 }
 
 /// Runs the proof on a workspace.
@@ -143,250 +280,229 @@ pub fn prove(workspace: &Workspace) -> Proof {
 
 /// Runs the proof with an already read simulation.
 pub fn prove_with(workspace: &Workspace, sim: &Simulation) -> Proof {
-    let report = &sim.report;
-    let skills = common_skills(report);
-    // The header names the shared tool modules the swap removes (`tools/*.py`), or every
-    // removed tool module when no shared one is.
-    let removed: Vec<String> = workspace
-        .before
-        .files()
-        .map(|(p, _)| p)
-        .filter(|p| p.ends_with(".py") && workspace.after.file(p).is_none())
-        .map(str::to_owned)
-        .collect();
-    let shared: Vec<String> = removed.iter().filter(|p| p.starts_with("tools/")).cloned().collect();
-    let replaced = if shared.is_empty() { removed } else { shared };
-    let replaced_text = match replaced.as_slice() {
-        [] => "no tool module".to_owned(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    let mut proof = Proof {
+        header: HEADER.iter().map(|line| (*line).to_owned()).collect(),
+        groups: Vec::new(),
+        stop: None,
     };
-    let verb = if replaced.len() > 1 { "are" } else { "is" };
-    let header = vec![
-        format!(
-            "Proving: the same {} skill{} keep their instructions while",
-            number_word(skills.len()),
-            if skills.len() == 1 { "" } else { "s" }
-        ),
-        format!("{replaced_text} {verb} replaced by import_tools: mcp/<server>:<tool>."),
-        "No licence, no API key, no HubSpot account, loopback only.".to_owned(),
-    ];
-    let groups = vec![
-        ProofGroup {
-            number: 1,
-            title: "skill instructions are unchanged by the swap".into(),
-            checks: group_instructions(workspace, &sim.report, &skills),
-        },
-        ProofGroup {
-            number: 2,
-            title: "integrations.yml parses as MCP server configuration".into(),
-            checks: group_integrations(report),
-        },
-        ProofGroup {
-            number: 3,
-            title: "each skill's import parses as mcp/<server>:<tool>".into(),
-            checks: group_imports(report),
-        },
-        ProofGroup {
-            number: 4,
-            title: "every imported server is configured".into(),
-            checks: group_configured(report),
-        },
-        ProofGroup {
-            number: 5,
-            title: "the MCP server exposes the imported tools".into(),
-            checks: group_exposed(report),
-        },
-        ProofGroup {
-            number: 6,
-            title: "a tool call over MCP returns the CRM fact".into(),
-            checks: group_call(sim),
-        },
-    ];
-    Proof { header, groups }
+    if let Err(stop) = run(workspace, sim, &mut proof.groups) {
+        proof.stop = Some(stop);
+    }
+    proof
 }
 
-/// Skills with a `skill.md` on both sides, sorted.
-fn common_skills(report: &WorkspaceReport) -> Vec<String> {
-    report
-        .after
-        .skills
-        .iter()
-        .filter(|e| e.skill_md.is_some())
-        .filter(|e| report.before.entry(&e.dir).is_some_and(|b| b.skill_md.is_some()))
-        .map(|e| e.dir.clone())
-        .collect()
-}
+/// The script's `main()`: each group is pushed before its checks run, as the script
+/// prints its heading first.
+fn run(workspace: &Workspace, sim: &Simulation, groups: &mut Vec<ProofGroup>) -> Result<(), Stop> {
+    groups.push(heading(1, "skill instructions are unchanged by the swap"));
+    prose_unchanged(workspace, &mut last(groups).checks)?;
 
-fn group_instructions(
-    workspace: &Workspace,
-    report: &WorkspaceReport,
-    skills: &[String],
-) -> Vec<ProofCheck> {
-    // The body as the skill's reading made it (a memo keeps it for an unchanged file).
-    let body = |project: &crate::rasa::project::ProjectReport, text: &str, skill: &str| {
-        project
-            .entry(skill)
-            .and_then(|entry| entry.skill_md.as_ref())
-            .map_or_else(|| instruction_body(text), |md| md.instruction_body.clone())
-    };
-    let mut checks = Vec::new();
-    for skill in skills {
-        let path = skill_md(skill);
-        let old = workspace.before.file(&path).unwrap_or_default();
-        let new = workspace.after.file(&path).unwrap_or_default();
-        let changed: Vec<(usize, String)> =
-            changed_lines(old, new).into_iter().map(|l| (l.line, l.text.to_owned())).collect();
-        // The script's loose rule: a changed line passes if it is an import_tools key or
-        // starts with "- ", whatever it sits under.
-        let other: Vec<usize> = changed
-            .iter()
-            .filter(|(_, text)| {
-                let t = text.trim();
-                !(t.starts_with("- ") || t.starts_with("import_tools:"))
-            })
-            .map(|(line, _)| *line)
-            .collect();
-        let detail = if other.is_empty() {
-            format!("{} changed line(s)", changed.len())
+    groups.push(heading(2, "integrations.yml parses as MCP server configuration"));
+    let configured = integrations(workspace, sim, &mut last(groups).checks)?;
+
+    groups.push(heading(3, "each skill's import parses as mcp/<server>:<tool>"));
+    imports(workspace, &mut last(groups).checks)?;
+
+    groups.push(heading(4, "every imported server is configured"));
+    let missing = !configured.iter().any(|s| s == SERVER_ID);
+    last(groups).checks.push(check(
+        "no skill imports an unconfigured server",
+        !missing,
+        if missing {
+            format!("missing from integrations.yml: {}", py_list(&[SERVER_ID]))
         } else {
-            format!(
-                "{} other changed line(s), at line {}",
-                other.len(),
-                other.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-            )
-        };
-        checks.push(check(format!("{skill}: only import_tools differs"), other.is_empty(), detail));
-        let (a, b) = (body(&report.before, old, skill), body(&report.after, new, skill));
-        let (passed, detail) = match (&a, &b) {
-            (Some(a), Some(b)) if a == b => (true, format!("{} bytes", b.len())),
-            (Some(a), Some(b)) => (false, format!("{} bytes before, {} after", a.len(), b.len())),
-            _ => (false, "no frontmatter delimiters".to_owned()),
-        };
-        checks.push(check(format!("{skill}: instruction body byte-identical"), passed, detail));
-    }
-    checks
-}
+            format!("{} ⊆ {}", py_list(&[SERVER_ID]), py_list(&configured))
+        },
+    ));
 
-fn group_integrations(report: &WorkspaceReport) -> Vec<ProofCheck> {
-    let integrations = &report.after.integrations;
-    let mut checks = Vec::new();
-    let config_errors: Vec<&str> = integrations
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error() && d.phase != crate::diagnostic::Phase::Train)
-        .map(|d| d.message.as_str())
-        .collect();
-    let servers: Vec<String> = integrations.servers().iter().map(|s| s.name.clone()).collect();
-    let parsed = integrations.declared() && integrations.ok;
-    let detail = if parsed {
-        format!("servers: {}", py_list(&servers))
-    } else if !integrations.declared() {
-        "no mcp_servers: in integrations.yml".to_owned()
-    } else {
-        config_errors.first().map_or_else(|| "refused".to_owned(), |m| (*m).to_owned())
-    };
-    checks.push(check("parse_mcp_servers accepts the file", parsed, detail));
-    if servers.is_empty() {
-        checks.push(check("server url is loopback http", false, "no server configured"));
-    }
-    for server in integrations.servers() {
-        checks.push(check(
-            "server url is loopback http",
-            server.is_loopback_http(),
-            server.url.clone(),
+    let server = server_up(sim)?;
+
+    groups.push(heading(5, "the MCP server exposes the imported tools"));
+    let listed: Vec<&str> = server.module.tools.iter().map(|t| t.name.as_str()).collect();
+    for (skill, tool) in SKILLS {
+        let offered = listed.contains(&tool);
+        last(groups).checks.push(check(
+            format!("server exposes {tool}"),
+            offered,
+            if offered {
+                format!("imported by {skill}")
+            } else {
+                "not offered by the server".into()
+            },
         ));
     }
-    checks
+
+    groups.push(heading(6, "a tool call over MCP returns the CRM fact"));
+    lookup(sim, server, &mut last(groups).checks);
+    Ok(())
 }
 
-/// Every `import_tools` entry of every skill after the swap, sorted by skill.
-fn imports(report: &WorkspaceReport) -> Vec<(String, String)> {
-    report
-        .after
-        .loaded_skills()
-        .flat_map(|s| s.import_tool_names.iter().map(move |i| (s.id.clone(), i.clone())))
-        .collect()
+fn heading(number: usize, title: &str) -> ProofGroup {
+    ProofGroup { number, title: title.to_owned(), checks: Vec::new() }
 }
 
-fn group_imports(report: &WorkspaceReport) -> Vec<ProofCheck> {
-    let found = imports(report);
-    if found.is_empty() {
-        return vec![check("a skill imports an MCP tool", false, "no import_tools entries")];
+fn last(groups: &mut [ProofGroup]) -> &mut ProofGroup {
+    groups.last_mut().expect("a group was just pushed")
+}
+
+/// Group 1: every changed line is an import line, and the bodies are identical.
+fn prose_unchanged(workspace: &Workspace, checks: &mut Vec<ProofCheck>) -> Result<(), Stop> {
+    for (skill, _) in SKILLS {
+        let path = skill_md(skill);
+        let rest = read(&workspace.before, "before", &path)?;
+        let mcp = read(&workspace.after, "after", &path)?;
+        let (rest_lines, mcp_lines) = (splitlines(&rest), splitlines(&mcp));
+        // `unified_diff` lines that start with `+`/`-` but not `+++`/`---`: so a removed
+        // line that itself starts with `--` (a `---` delimiter) is dropped, as there.
+        let changed: Vec<&str> = unified_changes(&rest_lines, &mcp_lines)
+            .into_iter()
+            .filter(|(mark, line)| !line.starts_with(if *mark == '+' { "++" } else { "--" }))
+            .map(|(_, line)| py_strip(line))
+            .collect();
+        let offending: Vec<&str> = changed
+            .iter()
+            .copied()
+            .filter(|line| *line != "import_tools:" && !line.starts_with("- "))
+            .collect();
+        checks.push(check(
+            format!("{skill}: only import_tools differs"),
+            offending.is_empty(),
+            if offending.is_empty() {
+                format!("{} changed line(s)", changed.len())
+            } else {
+                format!("prose changed: {}", py_list(&offending))
+            },
+        ));
+        let body = |text: &str| text.splitn(3, "---\n").last().unwrap_or_default().to_owned();
+        let (rest_body, mcp_body) = (body(&rest), body(&mcp));
+        let same = rest_body == mcp_body;
+        checks.push(check(
+            format!("{skill}: instruction body byte-identical"),
+            same,
+            if same {
+                format!("{} bytes", rest_body.chars().count())
+            } else {
+                "bodies differ".to_owned()
+            },
+        ));
     }
-    found
-        .into_iter()
-        .map(|(skill, reference)| match try_parse_mcp_tool_import(&reference) {
-            Ok(Some((server, tool))) => check(
-                format!("{skill} imports {tool}"),
-                true,
-                format!("server={server} llm sees '{tool}'"),
-            ),
-            Ok(None) => check(
-                format!("{skill} imports {reference}"),
-                false,
-                "not an mcp/<server>:<tool> import",
-            ),
-            Err(message) => check(format!("{skill} imports {reference}"), false, message),
-        })
-        .collect()
+    Ok(())
 }
 
-fn group_configured(report: &WorkspaceReport) -> Vec<ProofCheck> {
-    let mut imported: Vec<String> =
-        report.after.mcp_imports.iter().map(|i| i.server.clone()).collect();
-    crate::order::sort(&mut imported);
-    imported.dedup();
-    let configured: Vec<String> =
-        report.after.integrations.servers().iter().map(|s| s.name.clone()).collect();
-    let passed = imported.iter().all(|s| configured.contains(s));
-    vec![check(
-        "no skill imports an unconfigured server",
-        passed,
-        format!("{} ⊆ {}", py_list(&imported), py_list(&configured)),
-    )]
-}
-
-fn group_exposed(report: &WorkspaceReport) -> Vec<ProofCheck> {
-    let listed: Vec<&str> =
-        report.server.iter().flat_map(|s| s.tools.iter().map(|t| t.name.as_str())).collect();
-    let mut checks: Vec<ProofCheck> = report
-        .after
-        .mcp_imports
+/// Group 2: `parse_mcp_servers` on the after project's `integrations.yml`. Returns the
+/// configured server ids, sorted.
+fn integrations(
+    workspace: &Workspace,
+    sim: &Simulation,
+    checks: &mut Vec<ProofCheck>,
+) -> Result<Vec<String>, Stop> {
+    let integrations = &sim.report.after.integrations;
+    let file = "integrations.yml";
+    let text = read(&workspace.after, "after", file)?;
+    // `read_yaml_file` raises on a syntax error; `raw.get(…)` on a file that is not a
+    // mapping; `parse_mcp_servers` on a server list it refuses.
+    if let Some(error) = integrations
+        .diagnostics
         .iter()
-        .map(|i| {
-            check(
-                format!("server exposes {}", i.tool),
-                listed.contains(&i.tool.as_str()),
-                format!("imported by {}", i.skill),
-            )
-        })
-        .collect();
-    if report.server.is_none() {
-        checks.push(check("the server file is there", false, "no server file in the workspace"));
+        .find(|d| !integrations.ok && d.severity == Severity::Error && d.phase != Phase::Train)
+    {
+        let line = error.span.start.line;
+        return Err(Stop::Raised { exception: format!("{} (after/{file}:{line})", error.message) });
     }
-    checks
+    if let Some(kind) = root_type(&text).filter(|kind| *kind != "dict") {
+        return Err(Stop::Raised {
+            exception: format!("AttributeError: '{kind}' object has no attribute 'get'"),
+        });
+    }
+    let mut configured: Vec<String> =
+        integrations.servers().iter().map(|s| s.name.clone()).collect();
+    crate::order::sort(&mut configured);
+    configured.dedup();
+    checks.push(check(
+        "parse_mcp_servers accepts the file",
+        configured == [SERVER_ID],
+        format!("servers: {}", py_list(&configured)),
+    ));
+    let server = integrations.server(SERVER_ID);
+    checks.push(check(
+        "server url is loopback http",
+        server.is_some_and(|s| s.url == MCP_URL),
+        match server {
+            Some(server) => server.url.clone(),
+            None => format!("no server named {}", python_str_repr(SERVER_ID)),
+        },
+    ));
+    Ok(configured)
 }
 
-fn group_call(sim: &Simulation) -> Vec<ProofCheck> {
-    let Some(server) = &sim.server else {
-        return vec![check("a tool call over MCP", false, "no server file in the workspace")];
+/// The Python type of a YAML file's top node, as `read_yaml_file` returns it (`None` for
+/// a file with no document, which `raw.get` also fails on).
+fn root_type(text: &str) -> Option<&'static str> {
+    match crate::yaml::parse(text, crate::diagnostic::Position::new(1, 1)) {
+        Ok(Some(node)) => Some(node.value.type_name()),
+        Ok(None) => Some("NoneType"),
+        Err(_) => None,
+    }
+}
+
+/// Group 3: the fixed reference appears in each skill file, as text.
+fn imports(workspace: &Workspace, checks: &mut Vec<ProofCheck>) -> Result<(), Stop> {
+    for (skill, tool) in SKILLS {
+        let text = read(&workspace.after, "after", &skill_md(skill))?;
+        let declared = text.contains(&format!("mcp/{SERVER_ID}:{tool}"));
+        checks.push(check(
+            format!("{skill} imports {tool}"),
+            declared,
+            if declared {
+                format!("server={SERVER_ID} llm sees '{tool}'")
+            } else {
+                "reference not found in skill.md".to_owned()
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// The script starts the mock CRM on 8787 and the MCP server on 8931, and waits for both
+/// ports. Swap Lab's mock CRM always listens; the MCP server listens where its file's
+/// `FastMCP(…, host=…, port=…)` says (FastMCP's defaults are `127.0.0.1` and 8000).
+fn server_up(sim: &Simulation) -> Result<&crate::sim::mcp::McpServer, Stop> {
+    let not_up =
+        |reason: String| Stop::NotUp { script: MCP_SCRIPT.to_owned(), port: MCP_PORT, reason };
+    let Some(server) = sim.server.as_deref() else {
+        return Err(not_up("the workspace has no MCP server file".to_owned()));
     };
-    // The lookup tool: the one whose body searches contacts by email.
-    let tool = server
-        .module
-        .tools
-        .iter()
-        .find(|t| t.crm_calls.iter().any(|c| c.function == "search_contact_by_email"))
-        .or_else(|| server.tool("find_contact_by_email"));
-    let Some(tool) = tool else {
-        return vec![check(
-            "a lookup tool over MCP",
-            false,
-            "the server has no tool that searches contacts by email",
-        )];
-    };
-    let argument = tool.params.iter().find(|p| !p.injected).map_or("email", |p| p.name.as_str());
+    let module = &server.module;
+    let errors: Vec<&crate::diagnostic::Diagnostic> =
+        module.diagnostics.iter().filter(|d| d.severity == Severity::Error).collect();
+    if let Some(limit) = errors.iter().find(|d| d.code == crate::python::UNSUPPORTED) {
+        return Err(Stop::CouldNotRun {
+            reason: format!(
+                "{}:{}:{}: {}",
+                server.file, limit.span.start.line, limit.span.start.column, limit.message
+            ),
+        });
+    }
+    if let Some(error) = errors.first() {
+        return Err(not_up(format!(
+            "it stops at {}:{}: {}",
+            server.file, error.span.start.line, error.message
+        )));
+    }
+    if module.instance.is_none() {
+        return Err(not_up("the file creates no FastMCP instance".to_owned()));
+    }
+    let host = module.host.as_deref().unwrap_or("127.0.0.1");
+    let port = module.port.unwrap_or(8000);
+    let reaches_loopback = matches!(host, "127.0.0.1" | "localhost" | "0.0.0.0" | "" | "::");
+    if !reaches_loopback || port != i64::from(MCP_PORT) {
+        return Err(not_up(format!("the server listens on {host}:{port}")));
+    }
+    Ok(server)
+}
+
+/// Group 6: `find_contact_by_email` over MCP, for a known address and for an absent one.
+fn lookup(sim: &Simulation, server: &crate::sim::mcp::McpServer, checks: &mut Vec<ProofCheck>) {
     let mut crm = Crm::new(sim.seed.clone());
     let init = object([
         ("jsonrpc", string("2.0")),
@@ -410,56 +526,44 @@ fn group_call(sim: &Simulation) -> Vec<ProofCheck> {
             (
                 "params",
                 object([
-                    ("name", string(&tool.name)),
-                    ("arguments", Value::Object(vec![(argument.to_owned(), string(email))])),
+                    ("name", string(LOOKUP_TOOL)),
+                    ("arguments", object([("email", string(email))])),
                 ]),
             ),
         ]);
-        server.handle(&request, &mut crm).response.and_then(|r| json::get(&r, "result").cloned())
-    };
-    let known = sim.seed.contacts.first();
-    let found = known.and_then(|c| call(1, &c.email));
-    let structured = |result: &Option<Value>| {
-        result
-            .as_ref()
-            .and_then(|r| json::get(r, "structuredContent").cloned())
+        // `result.structuredContent`, `None` when absent or null.
+        server
+            .handle(&request, &mut crm)
+            .response
+            .and_then(|r| json::get(&r, "result").cloned())
+            .and_then(|r| json::get(&r, "structuredContent").cloned())
             .filter(|v| *v != Value::Null)
     };
-    let mut checks = Vec::new();
-    let published = tool.output_schema.is_some();
-    let structured_found = structured(&found);
+    let found = call(1, KNOWN_EMAIL);
     checks.push(check(
         "result is structured, not text blocks",
-        published && structured_found.is_some(),
-        if published {
+        found.is_some(),
+        if found.is_some() {
             "outputSchema published"
         } else {
-            "no outputSchema: the result comes back as text blocks"
+            "structuredContent is None — tool has no outputSchema"
         },
     ));
-    let field = |value: &Option<Value>, key: &str| {
-        value
-            .as_ref()
-            .and_then(|v| json::get(v, key))
-            .filter(|v| **v != Value::Null)
-            .map_or_else(|| "None".to_owned(), json::plain)
+    let get = |payload: &Option<Value>, key: &str| {
+        payload.as_ref().and_then(|p| json::get(p, key)).cloned()
     };
-    let (name, company) = (field(&structured_found, "name"), field(&structured_found, "company"));
-    let expected = known.map(|c| (c.full_name(), c.company.clone()));
+    let ok = get(&found, "ok") == Some(Value::Bool(true));
+    let name = get(&found, "name");
     checks.push(check(
-        format!("{} over MCP", tool.name),
-        expected.as_ref().is_some_and(|(n, c)| *n == name && *c == company),
-        format!("{name} at {company}"),
+        format!("{LOOKUP_TOOL} over MCP"),
+        ok && name == Some(string(KNOWN_NAME)),
+        format!("{} at {}", py_str(name.as_ref()), py_str(get(&found, "company").as_ref())),
     ));
     let absent = call(2, ABSENT_EMAIL);
-    let absent_structured = structured(&absent);
-    let is_error =
-        absent.as_ref().and_then(|r| json::get(r, "isError")) == Some(&Value::Bool(true));
-    let error = field(&absent_structured, "error");
+    let error = get(&absent, "error");
     checks.push(check(
         "absent contact is not an error",
-        !is_error && error == "contact_not_found",
-        format!("error={error}"),
+        error == Some(string("contact_not_found")),
+        format!("error={}", py_str(error.as_ref())),
     ));
-    checks
 }

@@ -117,7 +117,9 @@ fn a_renamed_import_fails_the_proof_and_the_review_shows_the_start_up_error() {
     );
     let prove = run("prove", &dir);
     assert_eq!(prove.status.code(), Some(1));
-    assert!(stdout(&prove).contains("  ✗ server exposes list_tickets"));
+    assert!(stdout(&prove).contains(
+        "  ✗ check_tickets imports list_open_tickets      reference not found in skill.md"
+    ));
     let review = stdout(&run("review", &dir));
     assert!(review.contains(
         "Rasa would not start the agent (runtime): MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'."

@@ -53,6 +53,7 @@ pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server}
 pub use pydantic::Extra;
 pub(crate) use schema::float_repr;
 pub use schema::{Additional, Entries, Schema, Value};
+pub(crate) use tools::UNSUPPORTED;
 pub use tools::{ToolFunction, ToolModule, scan_tool_module};
 
 use crate::diagnostic::Diagnostic;

@@ -8,6 +8,7 @@ mod corpus_config;
 mod corpus_skills;
 mod diagnostic;
 mod diff;
+mod difflib;
 mod fuzz_regressions;
 mod highlight;
 mod hostile;

@@ -461,7 +461,11 @@ fn the_tutorial_skills_compile_and_differ_only_in_imports() {
         .iter()
         .map(|(id, text)| compile_skill("skill.md", id, text).body_bytes)
         .collect();
-    assert_eq!(bytes, [804, 687, 1226], "the body byte counts the proof prints");
+    assert_eq!(
+        bytes,
+        [804, 687, 1226],
+        "Rasa's instruction bodies; the proof counts the text after the second `---\\n`, one character more each"
+    );
     let (id, after) = files[5];
     let skill = compile_skill("skills/log_interaction/skill.md", id, after).compiled.expect("ok");
     assert_eq!(skill.import_tool_names, ["mcp/hubspot_crm:add_timeline_note"]);

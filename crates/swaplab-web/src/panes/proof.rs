@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use swaplab_core::proof::Stop;
+
 use super::analysis::Shared;
 
 /// Props for [`ProofPane`].
@@ -16,21 +18,29 @@ pub struct ProofPaneProps {
 pub fn ProofPane(props: &ProofPaneProps) -> Html {
     let proof = &props.analysis.proof;
     let failed = proof.failed().len();
-    let summary = if failed == 0 {
-        format!("All {} checks pass — the proof says the swap is safe.", proof.count())
-    } else {
-        format!("{failed} of {} checks fail.", proof.count())
+    let (summary, class) = match &proof.stop {
+        Some(Stop::CouldNotRun { reason }) => (
+            format!("Not tested: Swap Lab could not run the rest of the proof ({reason})."),
+            "untested",
+        ),
+        Some(stop) => (format!("The script stops early: {}", stop.headline()), "fail"),
+        None if failed == 0 => (
+            format!("All {} checks pass — the proof says the swap is safe.", proof.count()),
+            "pass",
+        ),
+        None => (format!("{failed} of {} checks fail.", proof.count()), "fail"),
     };
     let text = proof.to_text();
     html! {
         <div class="result proof-pane">
-            <p class={classes!("verdict", if failed == 0 { "pass" } else { "fail" })}>{ summary }</p>
+            <p class={classes!("verdict", class)}>{ summary }</p>
             <p class="muted small">
-                { "The tutorial's own proof, re-run on these files. It checks that the instructions survived, not where each id comes from — see the review." }
+                { "The tutorial repository's proof script, re-run on these files with its fixed skill, tool and server names. It checks that the instructions survived, not where each id comes from — see the review." }
             </p>
             <pre class="terminal" aria-label="Proof output">
                 { for text.lines().map(|line| {
-                    let class = if line.starts_with("  ✓") { "ok" } else if line.starts_with("  ✗") || line.starts_with("    ✗") { "bad" } else { "" };
+                    let stopped = proof.stop.as_ref().is_some_and(|stop| stop.text().lines().any(|l| l == line));
+                    let class = if line.starts_with("  ✓") { "ok" } else if line.starts_with("  ✗") || line.starts_with("    - ") || stopped { "bad" } else { "" };
                     html! { <span class={class}>{ line }{ "\n" }</span> }
                 }) }
             </pre>

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use swaplab_core::diff::FileChange;
+use swaplab_core::proof::Stop;
 use swaplab_core::review::Verdict;
 use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
 use swaplab_core::sim::trace::trace;
@@ -206,10 +207,11 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
     let leaks = analysis.review.attack.after.leaks.len();
     let badge = |tab: Tab| -> Option<(String, &'static str)> {
         match tab {
-            Tab::Proof => Some(if proof_failed == 0 {
-                ("✓".into(), "pass")
-            } else {
-                (format!("✗ {proof_failed}"), "fail")
+            Tab::Proof => Some(match &analysis.proof.stop {
+                Some(Stop::CouldNotRun { .. }) => ("not run".into(), "untested"),
+                Some(_) => ("✗ stopped".into(), "fail"),
+                None if proof_failed == 0 => ("✓".into(), "pass"),
+                None => (format!("✗ {proof_failed}"), "fail"),
             }),
             Tab::Review => Some(if review_failed == 0 {
                 ("✓".into(), "pass")
@@ -226,10 +228,11 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
     };
     let announcement = format!(
         "Proof: {}. Review: {}. Attack: {}.",
-        if proof_failed == 0 {
-            "all checks pass".to_owned()
-        } else {
-            format!("{proof_failed} checks fail")
+        match &analysis.proof.stop {
+            Some(Stop::CouldNotRun { .. }) => "could not run".to_owned(),
+            Some(stop) => format!("stopped, {}", stop.headline()),
+            None if proof_failed == 0 => "all checks pass".to_owned(),
+            None => swaplab_core::words::count(proof_failed, "check fails", "checks fail"),
         },
         if review_failed == 0 {
             "passes".to_owned()
