@@ -1,7 +1,8 @@
 //! Reading a project folder from disk into a `swaplab_core::Project`.
 //!
 //! Takes every text file under the folder, skipping what is never part of a Rasa
-//! project (hidden folders, caches, build output) and saying what it skipped. The caps
+//! project (hidden folders and files, caches, build output) and saying what it skipped;
+//! `.env` and `.env.example` are kept, as the project's own set-up reads them. The caps
 //! are the web app's import caps, checked before a file is read: 1 MiB per file, 2,000
 //! files and 16 MiB of text per folder (`swaplab_core::archive`). Also reads
 //! a folder of conversation scripts (`--conversations DIR`) into the CRM area, and lends
@@ -55,7 +56,8 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<(String, String)>, total: &mut 
             }
             continue;
         }
-        if !kind.is_file() || name.starts_with('.') {
+        let kept = swaplab_core::archive::KEPT_DOTFILES.contains(&name.as_str());
+        if !kind.is_file() || (name.starts_with('.') && !kept) {
             continue;
         }
         let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
@@ -177,5 +179,29 @@ impl CrmSources {
     /// The file a CRM-area path was read from, as the reader would type it.
     pub fn file(&self, area_path: &str) -> Option<String> {
         self.files.get(area_path).map(|path| path.display().to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_project_keeps_its_env_files_and_leaves_other_hidden_files_out() {
+        let dir = std::env::temp_dir().join(format!("swaplab-load-env-{}", std::process::id()));
+        fs::create_dir_all(dir.join(".git")).unwrap();
+        for (name, text) in [
+            (".env", "HUBSPOT_ACCESS_TOKEN=x\n"),
+            (".env.example", "HUBSPOT_BASE_URL=http://127.0.0.1:8787\n"),
+            (".envrc", "x\n"),
+            (".git/config", "x\n"),
+            ("agent.yml", "a\n"),
+        ] {
+            fs::write(dir.join(name), text).unwrap();
+        }
+        let read = project(&dir).unwrap();
+        let paths: Vec<&str> = read.files().map(|(path, _)| path).collect();
+        assert_eq!(paths, [".env", ".env.example", "agent.yml"]);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

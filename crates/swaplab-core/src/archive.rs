@@ -163,14 +163,24 @@ pub enum Picked {
     },
 }
 
+/// The hidden files a project's own set-up reads, kept by every import: `.env`, where
+/// `os.getenv` finds the CRM's base URL and token, and `.env.example`, the file the
+/// tutorial's set-up copies to `.env`.
+pub const KEPT_DOTFILES: [&str; 2] = [".env", ".env.example"];
+
 /// True for a path an import leaves out without a report: anything under `__MACOSX/`,
-/// `__pycache__/` or a hidden folder (`.git/`), and hidden files. A shell can skip
-/// reading such files.
+/// `__pycache__/` or a hidden folder (`.git/`), and hidden files other than
+/// [`KEPT_DOTFILES`]. A shell can skip reading such files.
 pub fn is_ignored(path: &str) -> bool {
-    path.split(['/', '\\']).any(|segment| {
-        segment == "__MACOSX"
-            || segment == "__pycache__"
-            || (segment.starts_with('.') && segment != "." && segment != "..")
+    let segments: Vec<&str> = path.split(['/', '\\']).collect();
+    let last = segments.len() - 1;
+    segments.iter().enumerate().any(|(at, segment)| {
+        *segment == "__MACOSX"
+            || *segment == "__pycache__"
+            || (segment.starts_with('.')
+                && *segment != "."
+                && *segment != ".."
+                && !(at == last && KEPT_DOTFILES.contains(segment)))
     })
 }
 

@@ -266,18 +266,40 @@ fn is_newer(version: &str) -> bool {
 /// (`\n`-terminated, the last one maybe not) of the base text and insert text. The open
 /// file is written only when the workspace holds it. A workspace whose paths break
 /// [`FileRef`]'s rules encodes, but [`decode`] refuses it.
+///
+/// Files named `.env` stay out of every link ([`is_private`]): an imported project's
+/// `.env` may hold a real token, and a link is meant to be pasted into a chat.
 pub fn encode(link: &Link, base: Option<&Workspace>) -> String {
-    let open = link.open.as_ref().filter(|file| link.workspace.file(file).is_some());
+    let shared;
+    let workspace = if link.workspace.files().any(|(file, _)| is_private(&file)) {
+        let mut public = link.workspace.clone();
+        let private: Vec<FileRef> =
+            public.files().map(|(file, _)| file).filter(is_private).collect();
+        for file in &private {
+            public.remove_file(file);
+        }
+        shared = public;
+        &shared
+    } else {
+        &link.workspace
+    };
+    let open = link.open.as_ref().filter(|file| workspace.file(file).is_some());
     let id = link.example.as_deref().filter(|id| valid_example_id(id));
-    let full = full_payload(id, open, &link.workspace);
+    let full = full_payload(id, open, workspace);
     let example = match (id, base) {
-        (Some(id), Some(base)) => Some(example_payload(id, open, &link.workspace, base)),
+        (Some(id), Some(base)) => Some(example_payload(id, open, workspace, base)),
         _ => None,
     };
     match example {
         Some(example) if example.len() < full.len() => pack(Form::Example, &example),
         _ => pack(Form::Full, &full),
     }
+}
+
+/// Whether `file` is left out of links: a `.env`, which may hold secrets (its
+/// `.env.example`, the project's documented defaults, travels).
+pub fn is_private(file: &FileRef) -> bool {
+    file.file_name() == ".env"
 }
 
 /// Wraps a raw payload: the version, `form`'s tag, then the payload deflated (a zlib

@@ -406,7 +406,9 @@ fn picked_files_follow_the_same_rules() {
     // Files a shell left unread for the total cap make the import too large.
     let over = read_files(vec![("a".into(), Picked::Unread { bytes: 10 })]);
     assert_eq!(over, Err(ArchiveError::TotalTooLarge));
-    assert!(is_ignored("proj/.git/HEAD") && is_ignored("__MACOSX/x") && is_ignored(".env"));
+    assert!(is_ignored("proj/.git/HEAD") && is_ignored("__MACOSX/x") && is_ignored(".envrc"));
+    assert!(is_ignored(".DS_Store") && is_ignored(".env/x") && is_ignored(".git/.env"));
+    assert!(!is_ignored(".env") && !is_ignored("proj/.env.example") && !is_ignored("a/.env"));
     assert!(!is_ignored("skills/a/skill.md") && !is_ignored("../x"));
 }
 

@@ -946,3 +946,19 @@ fn the_zeros_stream_is_a_valid_zlib_stream() {
     assert_eq!((form, payload.len()), (Form::Full, 2_581));
     assert!(payload.iter().all(|&b| b == 0));
 }
+
+#[test]
+fn a_dotenv_file_stays_out_of_every_link_and_its_example_travels() {
+    let mut workspace = Workspace::default();
+    workspace.set_file(&file("before/.env"), "HUBSPOT_ACCESS_TOKEN=pat-na1-real-secret\n");
+    workspace.set_file(&file("before/.env.example"), "HUBSPOT_ACCESS_TOKEN=mock-token\n");
+    workspace.set_file(&file("before/agent.yml"), "name: a\n");
+    let link = Link { example: None, workspace, open: Some(file("before/.env")) };
+    let encoded = encode(&link, None);
+    let decoded = decode(&encoded, &no_examples).expect("decodes");
+    let paths: Vec<String> = decoded.workspace.files().map(|(f, _)| f.to_string()).collect();
+    assert_eq!(paths, ["before/.env.example", "before/agent.yml"]);
+    assert_eq!(decoded.open, None, "the open file went with the .env");
+    assert!(swaplab_core::permalink::is_private(&file("after/.env")));
+    assert!(!swaplab_core::permalink::is_private(&file("after/.env.example")));
+}

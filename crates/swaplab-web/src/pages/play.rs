@@ -10,7 +10,7 @@ use gloo::timers::callback::Timeout;
 use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
 use swaplab_core::diff::{FileChange, project_changes, swap_marks};
 use swaplab_core::memo::Memo;
-use swaplab_core::permalink::{Link, WARN_LINK_CHARS, decode, encode};
+use swaplab_core::permalink::{Link, WARN_LINK_CHARS, decode, encode, is_private};
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
 use swaplab_core::sim::Side;
 use swaplab_core::sim::conversation::Policy;
@@ -761,6 +761,9 @@ fn Playground(props: &PlaygroundProps) -> Html {
                             } else {
                                 format!("{} characters", url.chars().count())
                             } }
+                            { if state.0.workspace.files().any(|(file, _)| is_private(&file)) {
+                                " · .env left out: it may hold secrets"
+                            } else { "" } }
                         </span>
                     </span>
                 }
