@@ -105,12 +105,12 @@ fn probes_whose_tool_body_could_not_run_are_not_tested_and_exit_3() {
     assert!(after.contains("the caller said yes; its body could not run in Swap Lab"), "{after}");
     assert!(
         text.contains(
-            "? not tested: 2 of 2 probes could not run: the body of list_open_tickets, add_timeline_note stopped outside the Python subset Swap Lab runs\n"
+            "? not tested: 2 of 2 probes could not run: the bodies of list_open_tickets, add_timeline_note stopped outside the Python subset Swap Lab runs\n"
         ),
         "{text}"
     );
     assert!(
-        text.ends_with("after the swap not tested (2 of 2 probes could not run: the body of list_open_tickets, add_timeline_note stopped outside the Python subset Swap Lab runs).\n"),
+        text.ends_with("after the swap not tested (2 of 2 probes could not run: the bodies of list_open_tickets, add_timeline_note stopped outside the Python subset Swap Lab runs).\n"),
         "{text}"
     );
 }

@@ -166,10 +166,11 @@ impl NotTested {
                 "no tool the model can reach takes an id, so there was nothing to probe".to_owned()
             }
             NotTested::CouldNotRun { tools, could_not_run, probes } => format!(
-                "{} of {} could not run: the body of {} stopped outside the Python subset \
+                "{} of {} could not run: the {} of {} stopped outside the Python subset \
                  Swap Lab runs",
                 could_not_run,
                 count(*probes, "probe", "probes"),
+                if tools.len() == 1 { "body" } else { "bodies" },
                 tools.join(", ")
             ),
         }

@@ -580,7 +580,7 @@ fn a_probe_whose_body_leaves_the_subset_could_not_run_and_is_never_a_refusal() {
     assert_eq!(pair.after.verdict, AttackVerdict::NotTested { reason: reason.clone() });
     assert_eq!(
         reason.text(),
-        "2 of 2 probes could not run: the body of list_open_tickets, add_timeline_note \
+        "2 of 2 probes could not run: the bodies of list_open_tickets, add_timeline_note \
          stopped outside the Python subset Swap Lab runs"
     );
     assert!(
