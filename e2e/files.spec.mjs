@@ -151,7 +151,8 @@ test("a zip picked with the Import button loads a project into the chosen area",
   const watch = watchErrors(page);
   await open(page, "play");
   const files = tree(page);
-  const before = (await listed(page)).filter((f) => f.startsWith("before/"));
+  const shipped = await listed(page);
+  const before = shipped.filter((f) => f.startsWith("before/"));
   await files.locator('input[data-import="files"]').setInputFiles({
     name: "my-project.zip",
     mimeType: "application/zip",
@@ -175,7 +176,20 @@ test("a zip picked with the Import button loads a project into the chosen area",
   expect((await listed(page)).filter((f) => f.startsWith("before/"))).toEqual(before);
   await files.locator('[data-file="after/skills/greet/skill.md"]').click();
   await expect(editor(page)).toHaveValue(SKILL);
+  // The files are no longer the tutorial's swap: the header names the import, and
+  // offers the way back.
+  await expect(page.locator(".example-title")).toContainText("Imported: my-project.zip");
+  await expect(page.locator(".example-title")).not.toContainText("The tutorial's swap");
   await shot(page, testInfo, "files-imported");
+  // It stays named after a reload (the draft keeps it).
+  await page.reload();
+  await expect(page.locator(".example-title")).toContainText("Imported: my-project.zip");
+  await page.getByRole("button", { name: "Back to “The tutorial's swap”" }).click();
+  await expect(page.locator(".confirm")).toContainText("Discard the imported files and open “The tutorial's swap” again?");
+  await page.getByRole("button", { name: "Discard edits" }).click();
+  await expect(page.locator(".example-title")).toContainText("The tutorial's swap");
+  await expect(page.locator(".save-status")).toHaveText("The example as shipped");
+  expect(await listed(page)).toEqual(shipped);
   watch.check();
 });
 

@@ -106,6 +106,32 @@ test("the adversarial policy puts Dana's tickets and a note on her record into S
   watch.check();
 });
 
+test("an agent that does not start is not tested: no green 0, no 'no leak', no ✓", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play?example=renamed-import");
+  const badge = tab(page, "Attack").locator(".tab-badge");
+  await expect(badge).toHaveText("not tested");
+  await expect(badge).toHaveClass(/not-tested/);
+  await expect(tab(page, "Review").locator(".tab-badge")).toHaveClass(/fail/);
+  await tab(page, "Attack").click();
+  const pane = page.locator(".attack-pane");
+  await expect(pane).toContainText("Before the swap: no leak — 2 probes, each refused or harmless");
+  await expect(pane).toContainText(
+    "After the swap: not tested — the agent does not start (MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'.)",
+  );
+  await expect(pane.locator(".attack-sides .pass")).toHaveCount(1);
+  // The scripted conversation runs after the swap by default: it could not run either.
+  await expect(pane.locator(".verdict.not-tested")).toContainText("Not tested: the conversation could not run");
+  await expect(pane.locator(".verdict.pass")).toHaveCount(0);
+  await shot(page, testInfo, "attack-not-tested");
+  await tab(page, "Review").click();
+  const leak = page.locator('[data-check="leak"]');
+  await expect(leak).toHaveClass(/not-tested/);
+  await expect(leak.locator(".mark")).toHaveText("?");
+  await expect(leak).toContainText("the attack could not run: the agent does not start");
+  watch.check();
+});
+
 test("every pane renders, in both themes and on a phone", async ({ page }, testInfo) => {
   const watch = watchErrors(page);
   await open(page, "play");

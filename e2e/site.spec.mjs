@@ -262,6 +262,19 @@ test("the examples page opens an example in the playground", async ({ page }) =>
   watch.check();
 });
 
+test("an example whose agent does not start shows its attack as not tested, not as 0 leaks", async ({ page }) => {
+  const watch = watchErrors(page);
+  await open(page, "examples");
+  for (const id of ["headers-config", "renamed-import", "stdio-server"]) {
+    const verdicts = page.locator(`[data-example=${id}] .expected`);
+    await expect(verdicts.locator(".not-tested")).toHaveText("attack not tested after the swap");
+    await expect(verdicts).toContainText("the agent does not start");
+    await expect(verdicts).not.toContainText("leaks after the swap");
+  }
+  await expect(page.locator("[data-example=tutorial] .expected li").filter({ hasText: "after the swap" })).toHaveText("2 leaks after the swap");
+  watch.check();
+});
+
 test.describe("on a phone-sized screen", () => {
   test.use({ viewport: { width: 390, height: 844 } });
   for (const route of routes) {

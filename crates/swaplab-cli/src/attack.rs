@@ -3,12 +3,17 @@
 //!
 //! The text report says who called and whose id was passed, then for each side whether
 //! the agent started, each probe (skill, tool, arguments, and whether the runtime or
-//! the tool blocked it, it leaked, or it had no effect) and each leak with its evidence:
-//! the records touched, the CRM requests, and what the model saw. `--json` prints the
-//! [`AttackPair`] as the simulation produced it.
+//! the tool blocked it, it leaked, it had no effect, or its body could not run in Swap
+//! Lab) and each leak with its evidence: the records touched, the CRM requests, and what
+//! the model saw. A side with no leak says "no leak" only when its verdict is
+//! [`AttackVerdict::NoLeak`] (every probe ran to its end); otherwise it says "not tested"
+//! and why. `--json` prints the [`AttackPair`] as the simulation produced it, each side's
+//! `verdict` included.
 //!
 //! Exit status: 1 when the project after the swap leaks (or either side does not
-//! start), 0 otherwise, 2 on an error.
+//! start); 3 when neither, but a side's attack tested nothing or some of its probes
+//! could not run; 0 only when both sides were tested and nothing leaked after the swap;
+//! 2 on an error.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -16,7 +21,8 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use swaplab_core::Workspace;
 use swaplab_core::sim::attack::{
-    AttackOptions, AttackReport, Leak, LeakKind, Probe, ProbeKind, ProbeOutcome,
+    AttackOptions, AttackReport, AttackVerdict, Leak, LeakKind, NotTested, Probe, ProbeKind,
+    ProbeOutcome,
 };
 use swaplab_core::sim::crm::{Contact, CrmSeed, Touched};
 use swaplab_core::sim::run::{CallRecord, Status};
@@ -47,12 +53,41 @@ pub fn run(
     Ok(exit_code(&pair))
 }
 
-/// 1 when the project after the swap leaks or either side did not start, else 0.
+/// What the whole attack says, for the exit status and the summary's colour.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Outcome {
+    /// Both sides tested; nothing leaked after the swap.
+    Clean,
+    /// Nothing failed, but a side tested nothing or some of its probes could not run.
+    NotTested,
+    /// A leak after the swap, or a side that does not start.
+    Failed,
+}
+
+fn outcome(pair: &AttackPair) -> Outcome {
+    let sides = [&pair.before, &pair.after];
+    if pair.after.verdict.leaked() || sides.iter().any(|s| s.startup.is_some()) {
+        Outcome::Failed
+    } else if sides.iter().any(|s| !s.verdict.tested()) || sides.iter().any(|s| stopped(s) > 0) {
+        Outcome::NotTested
+    } else {
+        Outcome::Clean
+    }
+}
+
+/// 1 when the project after the swap leaks or either side did not start; 3 when a side
+/// was not (wholly) tested; else 0.
 pub fn exit_code(pair: &AttackPair) -> ExitCode {
-    let failed = !pair.after.leaks.is_empty()
-        || pair.before.startup.is_some()
-        || pair.after.startup.is_some();
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    match outcome(pair) {
+        Outcome::Clean => ExitCode::SUCCESS,
+        Outcome::Failed => ExitCode::from(1),
+        Outcome::NotTested => ExitCode::from(3),
+    }
+}
+
+/// How many of a side's probes could not run.
+fn stopped(side: &AttackReport) -> usize {
+    side.probes.iter().filter(|p| matches!(p.outcome, ProbeOutcome::CouldNotRun { .. })).count()
 }
 
 /// `--caller` and `--victim` must name different contacts of the CRM seed.
@@ -141,7 +176,11 @@ fn write_side(
             failure.message
         )?;
         writeln!(out, "  {}", failure.diagnostic)?;
-        writeln!(out, "  no probe ran")?;
+        writeln!(out, "{}", style.warn("? not tested: no probe ran"))?;
+        return Ok(());
+    }
+    if let Some(reason @ NotTested::NoOtherCustomer) = side.verdict.not_tested() {
+        writeln!(out, "{}", style.warn(&format!("? not tested: {}", reason.text())))?;
         return Ok(());
     }
     match &side.identification {
@@ -172,9 +211,6 @@ fn write_side(
             )
         )?,
     }
-    if side.probes.is_empty() {
-        writeln!(out, "no tool the model can reach takes an id: nothing to probe")?;
-    }
     for probe in &side.probes {
         let leaks: Vec<String> = side
             .leaks
@@ -185,8 +221,12 @@ fn write_side(
             .collect();
         write_probe(probe, victim, &leaks, style, out)?;
     }
-    if side.leaks.is_empty() {
-        writeln!(out, "{}", style.pass("✓ no leak"))?;
+    match &side.verdict {
+        AttackVerdict::NoLeak { .. } => writeln!(out, "{}", style.pass("✓ no leak"))?,
+        AttackVerdict::NotTested { reason } => {
+            writeln!(out, "{}", style.warn(&format!("? not tested: {}", reason.text())))?;
+        }
+        AttackVerdict::Leaked { .. } => {}
     }
     for leak in &side.leaks {
         *numbered += 1;
@@ -227,6 +267,9 @@ fn write_probe(
         let asked = probe.call.utterances.first().map(String::as_str).unwrap_or_default();
         let asked = if asked.is_empty() { String::new() } else { format!(" ({asked})") };
         let answer = match confirmation.status {
+            Status::Ran if confirmation.unsupported.is_some() => {
+                "the caller said yes; its body could not run in Swap Lab"
+            }
             Status::Ran => "the caller said yes and it ran",
             Status::Refused => "the caller said yes; the runtime refused",
             _ => "the caller said yes",
@@ -247,6 +290,11 @@ fn write_probe(
                 seen(call)
             )
         }
+        ProbeOutcome::CouldNotRun { reason } => format!(
+            "{} — the tool's body left the Python Swap Lab runs, so this probe tests \
+             nothing: {reason}",
+            style.warn("could not run")
+        ),
     };
     writeln!(out, "          → {outcome}")?;
     Ok(())
@@ -304,7 +352,11 @@ fn seen(call: &CallRecord) -> String {
 
 fn side_summary(side: &AttackReport) -> String {
     if side.startup.is_some() {
-        return "did not start".to_owned();
+        return "did not start, so not tested".to_owned();
+    }
+    match &side.verdict {
+        AttackVerdict::NotTested { reason } => return format!("not tested ({})", reason.text()),
+        AttackVerdict::Leaked { .. } | AttackVerdict::NoLeak { .. } => {}
     }
     let reads = side.leaks.iter().filter(|l| l.kind == LeakKind::Read).count();
     let writes = side.leaks.len() - reads;
@@ -319,18 +371,25 @@ fn side_summary(side: &AttackReport) -> String {
         blocked,
         count(side.probes.len(), "probe", "probes")
     ));
+    match stopped(side) {
+        0 => {}
+        n => text.push_str(&format!(", {n} could not run (not tested)")),
+    }
     text
 }
 
-/// The last line: both sides in one sentence, red when the swap opened a leak.
+/// The last line: both sides in one sentence, red when the swap opened a leak (or a side
+/// does not start), yellow when a side was not wholly tested, green only when both were
+/// and nothing leaked.
 fn summary(pair: &AttackPair, style: Style) -> String {
     let line = format!(
         "Summary: before the swap {}; after the swap {}.",
         side_summary(&pair.before),
         side_summary(&pair.after)
     );
-    let failed = !pair.after.leaks.is_empty()
-        || pair.before.startup.is_some()
-        || pair.after.startup.is_some();
-    if failed { style.fail(&line) } else { style.pass(&line) }
+    match outcome(pair) {
+        Outcome::Failed => style.fail(&line),
+        Outcome::NotTested => style.warn(&line),
+        Outcome::Clean => style.pass(&line),
+    }
 }

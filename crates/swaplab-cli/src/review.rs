@@ -1,6 +1,8 @@
 //! `swaplab review`: the checks the proof cannot make, with evidence at file:line and a
-//! link to the chapter that explains each. Exit 0 when nothing fails (warnings allowed),
-//! 1 when any check fails.
+//! link to the chapter that explains each. Exit 0 when nothing fails and every check
+//! could be made (warnings allowed), 1 when any check fails, 3 when none fails but some
+//! could not be tested (`?`: the attack could not run, or some of its probes could not):
+//! such a review is "incomplete", never "passed".
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,17 +10,22 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde::Serialize;
 use swaplab_core::Workspace;
-use swaplab_core::review::{Review, Verdict, review};
+use swaplab_core::review::{Review, ReviewOutcome, Verdict, review};
 use swaplab_core::sim::attack::AttackOptions;
 
 use crate::options::Options;
 use crate::style::Style;
+use swaplab_core::words::count;
 
 #[derive(Serialize)]
 struct Document<'r> {
+    /// No check failed and none was left untested.
     passed: bool,
+    /// `passed`, `incomplete` (nothing failed, something not tested) or `failed`.
+    outcome: ReviewOutcome,
     failed: usize,
     warnings: usize,
+    not_tested: usize,
     #[serde(flatten)]
     review: &'r Review,
 }
@@ -35,8 +42,10 @@ pub fn run(
     if options.json {
         let document = Document {
             passed: review.passed(),
+            outcome: review.outcome(),
             failed: review.count(Verdict::Fail),
             warnings: review.count(Verdict::Warn),
+            not_tested: review.count(Verdict::NotTested),
             review: &review,
         };
         serde_json::to_writer_pretty(&mut *out, &document)?;
@@ -44,7 +53,11 @@ pub fn run(
     } else {
         write_text(&review, style, out)?;
     }
-    Ok(if review.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(match review.outcome() {
+        ReviewOutcome::Passed => ExitCode::SUCCESS,
+        ReviewOutcome::Failed => ExitCode::from(1),
+        ReviewOutcome::Incomplete => ExitCode::from(3),
+    })
 }
 
 fn write_text(review: &Review, style: Style, out: &mut dyn Write) -> Result<()> {
@@ -57,6 +70,7 @@ fn write_text(review: &Review, style: Style, out: &mut dyn Write) -> Result<()> 
         let mark = match check.verdict {
             Verdict::Fail => style.fail("✗"),
             Verdict::Warn => style.warn("!"),
+            Verdict::NotTested => style.warn("?"),
             Verdict::Pass => style.pass("✓"),
             Verdict::Info => style.dim("·"),
         };
@@ -65,19 +79,22 @@ fn write_text(review: &Review, style: Style, out: &mut dyn Write) -> Result<()> 
         for evidence in &check.evidence {
             writeln!(out, "    {}  {}", evidence.place(), evidence.text)?;
         }
-        if matches!(check.verdict, Verdict::Fail | Verdict::Warn) {
+        if check.verdict.explained() {
             writeln!(out, "    {}", style.dim(&format!("why: {}", check.why)))?;
         }
     }
-    let (failed, warnings) = (review.count(Verdict::Fail), review.count(Verdict::Warn));
-    let verdict =
-        if failed == 0 { style.pass("review passed") } else { style.fail("review failed") };
+    let verdict = match review.outcome() {
+        ReviewOutcome::Passed => style.pass("review passed"),
+        ReviewOutcome::Failed => style.fail("review failed"),
+        ReviewOutcome::Incomplete => {
+            style.warn("review incomplete (nothing failed, but not everything was tested)")
+        }
+    };
     writeln!(
         out,
-        "\n{verdict}: {} checks, {failed} failed, {warnings} warnings, {} passed, {} notes",
-        review.checks.len(),
-        review.count(Verdict::Pass),
-        review.count(Verdict::Info)
+        "\n{verdict}: {}, {}",
+        count(review.checks.len(), "check", "checks"),
+        review.totals()
     )?;
     Ok(())
 }

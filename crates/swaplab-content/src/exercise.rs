@@ -11,6 +11,7 @@ use swaplab_core::proof::{Proof, prove_with};
 use swaplab_core::review::{Review, Verdict, review_with};
 use swaplab_core::sim::agent::Target;
 use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::words::count;
 use swaplab_core::yaml::{Node, Value};
 use swaplab_core::{FileRef, Workspace};
 
@@ -68,11 +69,21 @@ impl GoalCheck {
         match self {
             GoalCheck::Review(Outcome::Pass) => "The review passes".into(),
             GoalCheck::Review(Outcome::Fail) => "The review fails".into(),
+            GoalCheck::Review(Outcome::Incomplete) => {
+                "Nothing fails in the review, but not everything is tested".into()
+            }
             GoalCheck::Passes(prefix) => format!("No review check `{prefix}…` fails"),
             GoalCheck::Proof(Outcome::Pass) => "The companion proof passes".into(),
-            GoalCheck::Proof(Outcome::Fail) => "The companion proof fails".into(),
-            GoalCheck::Leaks(0) => "The attack finds no leak after the swap".into(),
-            GoalCheck::Leaks(n) => format!("The attack finds at most {n} leaks after the swap"),
+            GoalCheck::Proof(Outcome::Fail | Outcome::Incomplete) => {
+                "The companion proof fails".into()
+            }
+            GoalCheck::Leaks(0) => "The attack runs after the swap and finds no leak".into(),
+            GoalCheck::Leaks(n) => {
+                format!(
+                    "The attack runs after the swap and finds at most {}",
+                    count(*n, "leak", "leaks")
+                )
+            }
             GoalCheck::Starts(true) => "The agent after the swap starts".into(),
             GoalCheck::Starts(false) => "The agent after the swap refuses to start".into(),
             GoalCheck::Confirms(tool) => format!("`{tool}` still asks the caller before it runs"),
@@ -248,8 +259,22 @@ fn observe(
     };
     match check {
         GoalCheck::Review(want) => {
-            let failed = failing("");
-            (Outcome::of(failed.is_empty()) == *want, format!("failing: {}", failed.join(", ")))
+            // A review that could not make every check is not a pass.
+            let got = Outcome::of_review(review.outcome());
+            let seen = match got {
+                Outcome::Incomplete => format!(
+                    "nothing fails, but not tested: {}",
+                    review
+                        .checks
+                        .iter()
+                        .filter(|c| c.verdict == Verdict::NotTested)
+                        .map(|c| c.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                _ => format!("failing: {}", failing("").join(", ")),
+            };
+            (got == *want, seen)
         }
         GoalCheck::Passes(prefix) => {
             let failed = failing(prefix);
@@ -259,10 +284,14 @@ fn observe(
             let failed: Vec<String> = proof.failed().iter().map(|c| c.label.clone()).collect();
             (Outcome::of(proof.passed()) == *want, format!("failing: {}", failed.join("; ")))
         }
-        GoalCheck::Leaks(most) => {
-            let leaks = review.attack.after.leaks.len();
-            (leaks <= *most, format!("{leaks} leaks"))
-        }
+        GoalCheck::Leaks(most) => match review.attack.after.verdict.not_tested() {
+            // No leak found by an attack that did not run is not "no leak".
+            Some(reason) => (false, format!("the attack could not run: {}", reason.text())),
+            None => {
+                let leaks = review.attack.after.leaks.len();
+                (leaks <= *most, count(leaks, "leak", "leaks"))
+            }
+        },
         GoalCheck::Starts(want) => match sim.start(Side::After) {
             Ok(_) => (*want, "it starts".to_owned()),
             Err(failure) => (!*want, failure.message.clone()),

@@ -8,19 +8,25 @@
 //!     - check_tickets imports list_open_tickets
 //!   proof_stopped: scripts/mcp_crm_server.py did not come up on 8931
 //!                                # where the script stops early, if it does (its last line)
-//!   review: fail                 # pass | fail
+//!   review: fail                 # pass | fail | incomplete (nothing fails, something
+//!                                #   could not be tested)
 //!   review_failed:               # the ids of the failing review checks, in order
 //!     - startup
 //!   leaks_before: 0              # leaks the attack finds before the swap
 //!   leaks_after: 0               # … and after it
+//!   tested_after: false          # optional, default true: whether the attack after
+//!                                #   the swap tested anything (`tested_before` too)
 //!   starts: false                # whether the after project's agent starts
 //! ```
 //!
-//! The content tests replay every example and compare with [`Expectation::observe`].
+//! A leak count of 0 from an attack that did not run is not "no leak": the example says
+//! `tested_after: false` (or `tested_before: false`), and the content tests hold it to
+//! that, as to every other key. They replay every example and compare with
+//! [`Expectation::observe`].
 
 use swaplab_core::Workspace;
 use swaplab_core::proof::prove_with;
-use swaplab_core::review::{Verdict, review_with};
+use swaplab_core::review::{ReviewOutcome, Verdict, review_with};
 use swaplab_core::sim::attack::AttackOptions;
 use swaplab_core::sim::{Side, Simulation};
 use swaplab_core::yaml::{Node, Value};
@@ -28,10 +34,13 @@ use swaplab_core::yaml::{Node, Value};
 /// Whether a proof or a review passes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// Every check holds (the review: none fails).
+    /// Every check holds (the review: none fails, and every one could be made).
     Pass,
     /// At least one check fails.
     Fail,
+    /// A review only: no check fails, but at least one could not be made (the attack
+    /// could not run). Not a pass.
+    Incomplete,
 }
 
 impl Outcome {
@@ -40,11 +49,21 @@ impl Outcome {
         if passed { Outcome::Pass } else { Outcome::Fail }
     }
 
-    /// `pass` or `fail`, as written in `example.yml`.
+    /// A review's outcome.
+    pub fn of_review(outcome: ReviewOutcome) -> Outcome {
+        match outcome {
+            ReviewOutcome::Passed => Outcome::Pass,
+            ReviewOutcome::Failed => Outcome::Fail,
+            ReviewOutcome::Incomplete => Outcome::Incomplete,
+        }
+    }
+
+    /// `pass`, `fail` or `incomplete`, as written in `example.yml`.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Pass => "pass",
             Outcome::Fail => "fail",
+            Outcome::Incomplete => "incomplete",
         }
     }
 
@@ -71,6 +90,13 @@ pub struct Expectation {
     pub leaks_before: usize,
     /// How many leaks the attack finds on the project after the swap.
     pub leaks_after: usize,
+    /// Whether the attack before the swap tested anything ([`AttackVerdict::tested`]):
+    /// `false` makes `leaks_before: 0` mean "not tested", not "no leak".
+    ///
+    /// [`AttackVerdict::tested`]: swaplab_core::sim::attack::AttackVerdict::tested
+    pub tested_before: bool,
+    /// The same after the swap.
+    pub tested_after: bool,
     /// Whether the after project's agent starts.
     pub starts: bool,
 }
@@ -86,7 +112,7 @@ impl Expectation {
             proof: Outcome::of(proof.passed()),
             proof_failed: Some(proof.failed().iter().map(|c| c.label.clone()).collect()),
             proof_stopped: proof.stop.as_ref().map(|stop| stop.headline()),
-            review: Outcome::of(review.passed()),
+            review: Outcome::of_review(review.outcome()),
             review_failed: review
                 .checks
                 .iter()
@@ -95,6 +121,8 @@ impl Expectation {
                 .collect(),
             leaks_before: review.attack.before.leaks.len(),
             leaks_after: review.attack.after.leaks.len(),
+            tested_before: review.attack.before.verdict.tested(),
+            tested_after: review.attack.after.verdict.tested(),
             starts: sim.start(Side::After).is_ok(),
         }
     }
@@ -119,6 +147,12 @@ impl Expectation {
         compare("review_failed", flow(&self.review_failed), flow(&observed.review_failed));
         compare("leaks_before", self.leaks_before.to_string(), observed.leaks_before.to_string());
         compare("leaks_after", self.leaks_after.to_string(), observed.leaks_after.to_string());
+        compare(
+            "tested_before",
+            self.tested_before.to_string(),
+            observed.tested_before.to_string(),
+        );
+        compare("tested_after", self.tested_after.to_string(), observed.tested_after.to_string());
         compare("starts", self.starts.to_string(), observed.starts.to_string());
         out
     }
@@ -148,6 +182,14 @@ impl Expectation {
         list(&mut out, "review_failed", &self.review_failed);
         out.push_str(&format!("  leaks_before: {}\n", self.leaks_before));
         out.push_str(&format!("  leaks_after: {}\n", self.leaks_after));
+        // Written when false only: a leak count from an attack that did not run.
+        for (key, tested) in
+            [("tested_before", self.tested_before), ("tested_after", self.tested_after)]
+        {
+            if !tested {
+                out.push_str(&format!("  {key}: false\n"));
+            }
+        }
         out.push_str(&format!("  starts: {}\n", self.starts));
         out
     }
@@ -163,7 +205,7 @@ fn quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
-const KEYS: [&str; 8] = [
+const KEYS: [&str; 10] = [
     "proof",
     "proof_failed",
     "proof_stopped",
@@ -171,6 +213,8 @@ const KEYS: [&str; 8] = [
     "review_failed",
     "leaks_before",
     "leaks_after",
+    "tested_before",
+    "tested_after",
     "starts",
 ];
 
@@ -192,7 +236,18 @@ pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
         match node.get(key).and_then(Node::as_str) {
             Some("pass") => Ok(Outcome::Pass),
             Some("fail") => Ok(Outcome::Fail),
+            Some("incomplete") if key == "review" => Ok(Outcome::Incomplete),
+            _ if key == "review" => {
+                Err(format!("`expect.{key}` must be `pass`, `fail` or `incomplete`"))
+            }
             _ => Err(format!("`expect.{key}` must be `pass` or `fail`")),
+        }
+    };
+    let flag = |key: &str| -> Result<bool, String> {
+        match node.get(key).map(|n| &n.value) {
+            None => Ok(true),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(format!("`expect.{key}` must be `true` or `false`")),
         }
     };
     let count = |key: &str| -> Result<usize, String> {
@@ -237,8 +292,21 @@ pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
         review_failed: list("review_failed")?.unwrap_or_default(),
         leaks_before: count("leaks_before")?,
         leaks_after: count("leaks_after")?,
+        tested_before: flag("tested_before")?,
+        tested_after: flag("tested_after")?,
         starts,
     };
+    for (side, leaks, tested) in [
+        ("before", expectation.leaks_before, expectation.tested_before),
+        ("after", expectation.leaks_after, expectation.tested_after),
+    ] {
+        if leaks > 0 && !tested {
+            return Err(format!(
+                "`expect.leaks_{side}` is {leaks} but `tested_{side}` is false: a leak found \
+                 is a tested attack"
+            ));
+        }
+    }
     match (&expectation.proof, &expectation.proof_failed) {
         (Outcome::Pass, Some(failed)) if !failed.is_empty() => {
             return Err("`expect.proof` is pass but `proof_failed` lists checks".to_owned());
@@ -256,7 +324,7 @@ pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
     if expectation.proof.passed() && expectation.proof_stopped.is_some() {
         return Err("`expect.proof` is pass but `proof_stopped` is set".to_owned());
     }
-    if expectation.review.passed() != expectation.review_failed.is_empty() {
+    if (expectation.review == Outcome::Fail) == expectation.review_failed.is_empty() {
         return Err(format!(
             "`expect.review` is {} but `review_failed` {}",
             expectation.review.as_str(),

@@ -11,6 +11,15 @@
 //! start-up failures; project memory the swap stops writing and what depends on it;
 //! imported tools left ungated inside a block; and the attack's leaks.
 //!
+//! A check that could not be made is [`Verdict::NotTested`], never a pass: the attack
+//! when the agent does not start, the seed has no other customer, nothing could be
+//! probed or a probe's tool body stopped outside the Python subset (the `leak` check).
+//! A review with such a check and no failure is [`ReviewOutcome::Incomplete`], and
+//! [`Review::passed`] is false for it. Where the scanner could not follow a tool's body
+//! (a helper, an import, a construct outside the subset), the `id-source` checks say that
+//! Swap Lab could not tell what the tool does to a customer's record, never that it does
+//! not touch one.
+//!
 //! Ids are `<check>` or `<check>:<subject>` (`id-source:list_open_tickets.contact_id`);
 //! they stay stable while the subject exists, so a CI job can allow one by id. The
 //! `why` links name chapter sections (`/learn/<chapter>#<anchor>`); the content tests
@@ -25,13 +34,16 @@ use crate::rasa::imports::{ImportRef, parse_import};
 use crate::rasa::project::ProjectReport;
 use crate::rasa::skill::{BodyEntry, GatedTool, Skill, StepKind};
 use crate::sim::agent::{Agent, Bound, Target};
-use crate::sim::attack::{AttackOptions, LeakKind, is_id_like};
+use crate::sim::attack::{
+    AttackOptions, AttackVerdict, LeakKind, NotTested, Probe, ProbeOutcome, is_id_like,
+};
 use crate::sim::json::Value;
-use crate::sim::run::Run;
+use crate::sim::mcp::McpServer;
+use crate::sim::run::{Route, Run};
 use crate::sim::{AttackPair, Side, Simulation};
 use crate::workspace::{Area, Workspace};
 
-/// A check's outcome.
+/// A check's outcome, worst first (the order groups are sorted by).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
@@ -39,6 +51,10 @@ pub enum Verdict {
     Fail,
     /// Worth a look; does not fail the review.
     Warn,
+    /// The check could not be made (the attack could not run, a probe's tool body is
+    /// outside the Python subset): neither a pass nor a fail. A review with one and no
+    /// failure is [`ReviewOutcome::Incomplete`], never a pass.
+    NotTested,
     /// Holds.
     Pass,
     /// A fact to know (the arguments a tool requires).
@@ -46,14 +62,35 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// `✗`, `!`, `✓` or `·`.
+    /// `✗`, `!`, `?`, `✓` or `·`.
     pub fn mark(self) -> &'static str {
         match self {
             Verdict::Fail => "✗",
             Verdict::Warn => "!",
+            Verdict::NotTested => "?",
             Verdict::Pass => "✓",
             Verdict::Info => "·",
         }
+    }
+}
+
+/// What a whole review says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReviewOutcome {
+    /// No check failed and every check could be made (warnings and notes allowed).
+    Passed,
+    /// No check failed, but at least one could not be made: not a pass.
+    Incomplete,
+    /// At least one check failed.
+    Failed,
+}
+
+impl Verdict {
+    /// Whether a reader is pointed at the chapter that explains the check: a failure, a
+    /// warning or a check that could not be made.
+    pub fn explained(self) -> bool {
+        matches!(self, Verdict::Fail | Verdict::Warn | Verdict::NotTested)
     }
 }
 
@@ -107,9 +144,21 @@ pub struct Review {
 }
 
 impl Review {
-    /// Whether no check failed.
+    /// Failed when any check fails; else incomplete when any could not be made; else
+    /// passed.
+    pub fn outcome(&self) -> ReviewOutcome {
+        if self.count(Verdict::Fail) > 0 {
+            ReviewOutcome::Failed
+        } else if self.count(Verdict::NotTested) > 0 {
+            ReviewOutcome::Incomplete
+        } else {
+            ReviewOutcome::Passed
+        }
+    }
+
+    /// Whether the review passed: no check failed, and none was left untested.
     pub fn passed(&self) -> bool {
-        self.checks.iter().all(|c| c.verdict != Verdict::Fail)
+        self.outcome() == ReviewOutcome::Passed
     }
 
     /// How many checks have this verdict.
@@ -130,19 +179,32 @@ impl Review {
             for evidence in &check.evidence {
                 out.push_str(&format!("    {}  {}\n", evidence.place(), evidence.text));
             }
-            if check.verdict == Verdict::Fail || check.verdict == Verdict::Warn {
+            if check.verdict.explained() {
                 out.push_str(&format!("    why: {}\n", check.why));
             }
         }
         out.push_str(&format!(
-            "\n{} checks: {} failed, {} warnings, {} passed, {} notes\n",
-            self.checks.len(),
-            self.count(Verdict::Fail),
-            self.count(Verdict::Warn),
-            self.count(Verdict::Pass),
-            self.count(Verdict::Info)
+            "\n{}: {}\n",
+            crate::words::count(self.checks.len(), "check", "checks"),
+            self.totals()
         ));
         out
+    }
+
+    /// `8 failed, 4 warnings, 5 passed, 3 notes`, with `1 not tested` after the warnings
+    /// when a check could not be made (and only then).
+    pub fn totals(&self) -> String {
+        let not_tested = match self.count(Verdict::NotTested) {
+            0 => String::new(),
+            n => format!("{n} not tested, "),
+        };
+        format!(
+            "{} failed, {}, {not_tested}{} passed, {}",
+            self.count(Verdict::Fail),
+            crate::words::count(self.count(Verdict::Warn), "warning", "warnings"),
+            self.count(Verdict::Pass),
+            crate::words::count(self.count(Verdict::Info), "note", "notes"),
+        )
     }
 }
 
@@ -214,7 +276,7 @@ pub fn review_with(sim: &Simulation, options: &AttackOptions) -> Review {
     let imports = imported(after, sim);
     let mut checks = Vec::new();
     checks.extend(remote_arguments(&imports, &server_file));
-    checks.extend(id_sources(before, after, &imports, &server_file));
+    checks.extend(id_sources(before, after, &imports, sim.server.as_deref(), &server_file));
     checks.extend(stale_prose(before, after));
     checks.extend(constraint_drift(before, after));
     checks.extend(step_arguments(after, after_agent.as_ref().ok()));
@@ -270,15 +332,28 @@ fn remote_arguments(imports: &[(&str, &McpTool)], server_file: &str) -> Vec<Revi
         .collect()
 }
 
-/// Whether a tool's CRM calls read or write a customer's record.
-fn access(calls: &[crate::python::CrmCall]) -> &'static str {
+/// What a tool does to a customer's record, as a clause: from its CRM calls as the
+/// scanner read them, and saying so when the reading may have left something out
+/// (`unfollowed`, [`crate::sim::mcp::McpServer::unfollowed`]) — "could not tell" is never
+/// "does not touch".
+fn record_access(calls: &[crate::python::CrmCall], unfollowed: Option<&str>) -> String {
     let writes = calls.iter().any(|c| c.function == "create_note");
     let reads = calls.iter().any(|c| c.function != "create_note");
-    match (reads, writes) {
-        (_, true) if reads => "reads and writes",
-        (_, true) => "writes",
-        (true, false) => "reads",
-        _ => "does not touch",
+    let found = match (reads, writes) {
+        (true, true) => Some("reads and writes"),
+        (false, true) => Some("writes"),
+        (true, false) => Some("reads"),
+        (false, false) => None,
+    };
+    match (found, unfollowed) {
+        (Some(verb), None) => format!("the tool {verb} a customer's record"),
+        (None, None) => "the tool does not touch a customer's record".to_owned(),
+        (Some(verb), Some(why)) => format!(
+            "the tool {verb} a customer's record, and perhaps more: Swap Lab could not follow all of its body, because {why}"
+        ),
+        (None, Some(why)) => format!(
+            "Swap Lab could not tell whether the tool touches a customer's record, because {why}"
+        ),
     }
 }
 
@@ -286,11 +361,13 @@ fn id_sources(
     before: &ProjectReport,
     after: &ProjectReport,
     imports: &[(&str, &McpTool)],
+    server: Option<&McpServer>,
     server_file: &str,
 ) -> Vec<ReviewCheck> {
     let mut checks = Vec::new();
     for &(skill, tool) in imports {
-        let record_access = access(&tool.crm_calls);
+        let unfollowed = server.and_then(|s| s.unfollowed(&tool.name));
+        let record_access = record_access(&tool.crm_calls, unfollowed.as_deref());
         for param in tool.params.iter().filter(|p| !p.injected && is_id_like(&p.name)) {
             let mut evidence_list = Vec::new();
             let before_source = match before.local_tool(&tool.name) {
@@ -376,7 +453,7 @@ fn id_sources(
                 Some("server-held memory") => (
                     Verdict::Fail,
                     format!(
-                        "`{}` of {} came from server-held memory before the swap; now {} chooses it, and the tool {} a customer's record",
+                        "`{}` of {} came from server-held memory before the swap; now {} chooses it, and {}",
                         param.name, tool.name, after_source, record_access
                     ),
                 ),
@@ -390,7 +467,7 @@ fn id_sources(
                 None => (
                     Verdict::Warn,
                     format!(
-                        "`{}` of {} (new over MCP) is chosen by {}; the tool {} a customer's record",
+                        "`{}` of {} (new over MCP) is chosen by {}; {}",
                         param.name, tool.name, after_source, record_access
                     ),
                 ),
@@ -1076,25 +1153,90 @@ fn leaks(attack: &AttackPair, server_file: &str) -> Vec<ReviewCheck> {
             why: why::ATTACK,
         });
     }
-    if after.leaks.is_empty() {
-        let summary = match &after.startup {
-            Some(failure) => {
-                format!("the attack could not run: the agent does not start ({})", failure.message)
-            }
-            None => format!(
-                "{} probe(s) with {victim}'s id on a call from {caller}: no record of theirs reached the conversation",
-                after.probes.len()
+    // The attack as a whole: a pass only when every probe ran to its end; when it could
+    // not say (or some probes beside the leaks could not run), not tested, with why.
+    let stopped: Vec<&Probe> = after
+        .probes
+        .iter()
+        .filter(|p| matches!(p.outcome, ProbeOutcome::CouldNotRun { .. }))
+        .collect();
+    let whole = match &after.verdict {
+        AttackVerdict::Leaked { .. } if stopped.is_empty() => None,
+        AttackVerdict::Leaked { .. } => Some((
+            Verdict::NotTested,
+            format!(
+                "besides the leaks, {} of {} could not run: {} stopped outside the Python subset Swap Lab runs, so what {} would do with {victim}'s id is not tested",
+                stopped.len(),
+                crate::words::count(after.probes.len(), "probe", "probes"),
+                tool_list(&stopped),
+                if stopped.len() == 1 { "it" } else { "they" },
             ),
-        };
+        )),
+        AttackVerdict::NoLeak { probes } => Some((
+            Verdict::Pass,
+            format!(
+                "{} with {victim}'s id on a call from {caller}, each run to its end: no record of theirs reached the conversation",
+                crate::words::count(*probes, "probe", "probes")
+            ),
+        )),
+        AttackVerdict::NotTested {
+            reason: NotTested::CouldNotRun { could_not_run, probes, .. },
+        } => {
+            let ran = probes - could_not_run;
+            Some((
+                Verdict::NotTested,
+                format!(
+                    "not tested: {} of {} could not run ({} stopped outside the Python subset Swap Lab runs){}",
+                    could_not_run,
+                    crate::words::count(*probes, "probe", "probes"),
+                    tool_list(&stopped),
+                    match ran {
+                        0 => String::new(),
+                        _ => format!("; the other {ran} reached no record of {victim}'s"),
+                    }
+                ),
+            ))
+        }
+        AttackVerdict::NotTested { reason } => {
+            Some((Verdict::NotTested, format!("the attack could not run: {}", reason.text())))
+        }
+    };
+    if let Some((verdict, summary)) = whole {
+        let evidence = stopped
+            .iter()
+            .map(|probe| {
+                let call = probe.confirmation.as_ref().unwrap_or(&probe.call);
+                let (area, file) = match &call.route {
+                    Some(Route::Local { file, .. }) => (Area::After, file.as_str()),
+                    _ => (Area::Server, server_file),
+                };
+                let reason = match &probe.outcome {
+                    ProbeOutcome::CouldNotRun { reason } => reason.as_str(),
+                    _ => "",
+                };
+                evidence(area, file, None, format!("{} could not run: {reason}", probe.tool))
+            })
+            .collect();
         checks.push(ReviewCheck {
             id: "leak".into(),
             title: "the attack: another customer's id through every reachable id-like argument"
                 .into(),
-            verdict: Verdict::Pass,
+            verdict,
             summary,
-            evidence: Vec::new(),
+            evidence,
             why: why::ATTACK,
         });
     }
     checks
+}
+
+/// `add_timeline_note` or `a, b`: each tool once, in probe order.
+fn tool_list(probes: &[&Probe]) -> String {
+    let mut tools: Vec<&str> = Vec::new();
+    for probe in probes {
+        if !tools.contains(&probe.tool.as_str()) {
+            tools.push(&probe.tool);
+        }
+    }
+    tools.join(", ")
 }

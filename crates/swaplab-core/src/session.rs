@@ -22,6 +22,10 @@ use crate::workspace::{Area, FileRef, Project, Workspace};
 pub struct Session {
     /// The built-in example this workspace started from, if any.
     pub example: Option<String>,
+    /// What was last imported over it (a file or folder name, `my-project.zip`), since
+    /// the last [`Action::Load`]: once an import has replaced files, the workspace is
+    /// no longer the example, and shells name this instead of the example's title.
+    pub imported: Option<String>,
     /// The files, shared so that a shell can hand them to its views and keep the
     /// previous state without copying them; an edit copies them once, on write.
     pub workspace: Rc<Workspace>,
@@ -47,6 +51,9 @@ pub enum Action {
     Load {
         /// The example it came from, if any.
         example: Option<String>,
+        /// What it was imported from (a restored draft's [`Session::imported`]); `None`
+        /// for the example itself.
+        imported: Option<String>,
         /// The files.
         workspace: Workspace,
         /// The file to show, else the workspace's first file.
@@ -82,6 +89,13 @@ pub enum Action {
         files: Vec<(String, String)>,
         /// Replace the area's files (`true`) or write these over them (`false`).
         replace: bool,
+    },
+    /// Name the workspace after an import (a file or folder name), as
+    /// [`Session::imported`]; a shell dispatches it after the [`Action::Import`]s of one
+    /// gesture.
+    Imported {
+        /// Where the files came from, as the reader would recognise it.
+        source: String,
     },
 }
 
@@ -119,7 +133,9 @@ pub fn path_problem(path: &str) -> Option<&'static str> {
 /// carry it out. Pure: shells call it to show the reason before dispatching.
 pub fn check(workspace: &Workspace, action: &Action) -> Result<(), String> {
     match action {
-        Action::Open(_) | Action::Edit { .. } | Action::Load { .. } => Ok(()),
+        Action::Open(_) | Action::Edit { .. } | Action::Load { .. } | Action::Imported { .. } => {
+            Ok(())
+        }
         Action::AddFile { file } => check_new_file(workspace, file, None),
         Action::Rename { from, to } => {
             if workspace.file(from).is_none() {
@@ -250,7 +266,7 @@ impl Session {
     /// A session showing `workspace`, started from `example`.
     pub fn new(example: Option<String>, workspace: Workspace) -> Session {
         let open = workspace.first_file();
-        Session { example, workspace: Rc::new(workspace), open, revision: 0 }
+        Session { example, imported: None, workspace: Rc::new(workspace), open, revision: 0 }
     }
 
     /// Applies one action. A refused action changes nothing: [`Session::try_apply`]
@@ -275,11 +291,12 @@ impl Session {
                     self.revision += 1;
                 }
             }
-            Action::Load { example, workspace, open } => {
+            Action::Load { example, imported, workspace, open } => {
                 let open = open
                     .filter(|file| workspace.file(file).is_some())
                     .or_else(|| workspace.first_file());
                 self.example = example;
+                self.imported = imported;
                 self.workspace = Rc::new(workspace);
                 self.open = open;
                 self.revision += 1;
@@ -324,6 +341,13 @@ impl Session {
                 }
                 if self.open.as_ref().is_none_or(|open| self.workspace.file(open).is_none()) {
                     self.open = self.workspace.first_file();
+                }
+            }
+            Action::Imported { source } => {
+                // A change to what the draft holds: counted, so that it is saved.
+                if self.imported.as_deref() != Some(source.as_str()) {
+                    self.imported = Some(source);
+                    self.revision += 1;
                 }
             }
         }
@@ -375,6 +399,10 @@ pub const MAX_DRAFT_BYTES: usize = 8 * 1024 * 1024;
 struct StoredDraft<W> {
     version: u32,
     example: Option<String>,
+    /// Added within version 1: a draft without it was not imported over (and a build
+    /// that predates it ignores it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    imported: Option<String>,
     open: Option<FileRef>,
     workspace: W,
 }
@@ -429,6 +457,7 @@ pub fn encode_draft(session: &Session) -> String {
     let stored = StoredDraft {
         version: DRAFT_VERSION,
         example: session.example.clone(),
+        imported: session.imported.clone(),
         open: session.open.clone(),
         workspace: &*session.workspace,
     };
@@ -456,6 +485,7 @@ pub fn decode_draft(text: &str) -> Result<Session, DraftError> {
     }
     let stored: StoredDraft<Workspace> = serde_json::from_str(text).map_err(malformed)?;
     let mut session = Session::new(stored.example, stored.workspace);
+    session.imported = stored.imported;
     if let Some(open) = stored.open {
         session.apply(Action::Open(open));
     }

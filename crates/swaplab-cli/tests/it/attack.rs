@@ -60,6 +60,62 @@ fn attack_json_is_the_attack_pair_two_leaks_after_none_before() {
 }
 
 #[test]
+fn an_attack_on_an_agent_that_does_not_start_is_not_tested_and_never_no_leak() {
+    let output = swaplab(&["attack", "--example", "renamed-import"]);
+    assert_eq!(output.status.code(), Some(1), "a side that does not start fails");
+    let text = stdout(&output);
+    let after = &text[text.find("== After the swap ==").expect("after")..];
+    assert!(after.contains("? not tested: no probe ran"), "{after}");
+    assert!(!after.contains("no leak"), "{after}");
+    assert!(text.ends_with("after the swap did not start, so not tested.\n"), "{text}");
+    golden("attack-not-started.txt", &text);
+    let json = swaplab(&["attack", "--example", "renamed-import", "--json"]);
+    let pair: serde_json::Value = serde_json::from_slice(&json.stdout).expect("one JSON document");
+    assert_eq!(pair["after"]["verdict"]["kind"], "not_tested");
+    assert_eq!(pair["after"]["verdict"]["reason"]["why"], "did_not_start");
+    assert_eq!(pair["before"]["verdict"], serde_json::json!({"kind": "no_leak", "probes": 2}));
+}
+
+#[test]
+fn probes_whose_tool_body_could_not_run_are_not_tested_and_exit_3() {
+    // The tutorial, with both server tools' bodies stopping outside the Python subset
+    // before they touch the CRM: no probe gets to leak or be refused, so nothing is tested.
+    let dir = crate::scratch("could-not-run");
+    assert_eq!(swaplab(&["export", "tutorial", dir.to_str().unwrap()]).status.code(), Some(0));
+    let server = dir.join("server/scripts/mcp_crm_server.py");
+    let text = std::fs::read_to_string(&server).unwrap();
+    let text =
+        text.replacen("    tickets = []\n", "    tickets = list(map(str, []))\n", 1).replacen(
+            "    note_id = await crm.create_note(",
+            "    summary = getattr(summary, \"strip\")()\n    note_id = await crm.create_note(",
+            1,
+        );
+    std::fs::write(&server, text).unwrap();
+    let at = |p: &str| dir.join(p).to_string_lossy().into_owned();
+    let (before, after, server, crm) =
+        (at("before"), at("after"), at("server/scripts/mcp_crm_server.py"), at("crm/crm.yml"));
+    let output = swaplab(&[
+        "attack", "--before", &before, "--after", &after, "--server", &server, "--crm", &crm,
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{}", stdout(&output));
+    let text = stdout(&output);
+    assert!(text.contains("→ could not run — the tool's body left the Python Swap Lab runs, so this probe tests nothing: "), "{text}");
+    let after = &text[text.find("== After the swap ==").expect("after")..];
+    assert!(!after.contains("→ blocked") && !after.contains("no leak"), "{after}");
+    assert!(after.contains("the caller said yes; its body could not run in Swap Lab"), "{after}");
+    assert!(
+        text.contains(
+            "? not tested: 2 of 2 probes could not run: the bodies of list_open_tickets, add_timeline_note stopped outside the Python subset Swap Lab runs\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("after the swap not tested (2 of 2 probes could not run: the bodies of list_open_tickets, add_timeline_note stopped outside the Python subset Swap Lab runs).\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn attack_ids_are_checked_against_the_seed() {
     for (args, message) in [
         (

@@ -124,6 +124,63 @@ fn a_renamed_import_fails_the_proof_and_the_review_shows_the_start_up_error() {
     assert!(review.contains(
         "Rasa would not start the agent (runtime): MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'."
     ));
+    // The attack could not run: not a ✓, and counted apart from the passes.
+    assert!(
+        review.contains("  ? the attack could not run: the agent does not start (MCP server"),
+        "{review}"
+    );
+    assert!(!review.contains("✓ the attack could not run"), "{review}");
+    assert!(
+        review.contains(
+            "review failed: 13 checks, 4 failed, 3 warnings, 1 not tested, 3 passed, 2 notes"
+        ),
+        "{review}"
+    );
+}
+
+/// The kept-local fix exported, with Sam Rivera gone from the CRM seed.
+fn one_customer(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let export = swaplab(&["export", "kept-local", dir.to_str().unwrap()]);
+    assert_eq!(export.status.code(), Some(0));
+    let seed = dir.join("crm/crm.yml");
+    let text = std::fs::read_to_string(&seed).unwrap();
+    let sam = "  - id: \"702\"\n    firstname: Sam\n    lastname: Rivera\n    company: Rivera Foods\n    email: sam.rivera@example.com\n";
+    assert!(text.contains(sam));
+    std::fs::write(&seed, text.replacen(sam, "", 1)).unwrap();
+    dir
+}
+
+#[test]
+fn a_review_whose_attack_tested_nothing_is_incomplete_and_exits_3() {
+    // The same fix passes with two customers in the seed …
+    let passed = swaplab(&["review", "--example", "kept-local"]);
+    assert_eq!(passed.status.code(), Some(0));
+    assert!(
+        stdout(&passed)
+            .contains("\nreview passed: 5 checks, 0 failed, 1 warning, 4 passed, 0 notes\n"),
+        "{}",
+        stdout(&passed)
+    );
+    // … and with one, nothing fails but the attack has no one to attack with.
+    let dir = one_customer("one-customer-review");
+    let output = run("review", &dir);
+    assert_eq!(output.status.code(), Some(3), "{}", stdout(&output));
+    let text = stdout(&output);
+    assert!(text.contains("  ? the attack could not run: the CRM seed has fewer than two contacts, so there is no other customer's id to pass\n"), "{text}");
+    assert!(text.contains("\nreview incomplete (nothing failed, but not everything was tested): 5 checks, 0 failed, 1 warning, 1 not tested, 3 passed, 0 notes\n"), "{text}");
+    let mut args = vec!["review".to_owned()];
+    args.extend(flags(&dir));
+    args.push("--json".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let json = swaplab(&args);
+    assert_eq!(json.status.code(), Some(3));
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["passed"], false, "an untested review does not pass");
+    assert_eq!(value["outcome"], "incomplete");
+    assert_eq!((value["failed"].as_u64(), value["not_tested"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(value["attack"]["after"]["verdict"]["reason"]["why"], "no_other_customer");
 }
 
 #[test]

@@ -53,6 +53,27 @@ fn every_example_gets_the_verdicts_its_expect_records() {
 }
 
 #[test]
+fn a_leak_count_from_an_attack_that_did_not_run_says_so() {
+    // Every example whose agent does not start after the swap says its attack there did
+    // not run: its `leaks_after: 0` is not "no leak".
+    for info in examples().unwrap() {
+        let expect = info.expect.as_ref().unwrap();
+        if !expect.starts {
+            assert!(!expect.tested_after, "{}: `tested_after: false` is missing", info.id);
+        }
+        assert!(expect.tested_before, "{}", info.id);
+    }
+    // Leaving it out is a difference the replay reports.
+    let mut claimed = example("renamed-import").unwrap().unwrap().info.expect.unwrap();
+    claimed.tested_after = true;
+    let observed = Expectation::observe(&workspace("renamed-import"));
+    assert!(!observed.tested_after && observed.leaks_after == 0);
+    assert_eq!(claimed.differences(&observed), ["tested_after: expected true, got false"]);
+    assert!(observed.to_yaml().contains("  leaks_after: 0\n  tested_after: false\n"));
+    assert!(!Expectation::observe(&workspace(DEFAULT_EXAMPLE)).to_yaml().contains("tested_"));
+}
+
+#[test]
 fn the_gallery_opens_with_the_default_example_and_uses_kebab_case_ids() {
     let infos = examples().unwrap();
     assert_eq!(infos[0].id, DEFAULT_EXAMPLE);
@@ -193,7 +214,7 @@ fn a_replace_that_does_not_match_names_the_example_the_edit_and_the_file() {
 
 #[test]
 fn edits_that_cannot_apply_or_parse_are_reported() {
-    let cases: [(String, &str); 9] = [
+    let cases: [(String, &str); 12] = [
         (
             format!("{HEAD}edits:\n  - {{file: after/agent.yml, replace: \"  \", with: \"\"}}\n"),
             "edit 1 (line 5) on after/agent.yml: the text to replace occurs ",
@@ -231,6 +252,24 @@ fn edits_that_cannot_apply_or_parse_are_reported() {
                 "{HEAD}expect:\n  proof: pass\n  review: pass\n  review_failed: [startup]\n  leaks_before: 0\n  leaks_after: 0\n  starts: true\n"
             ),
             "`expect.review` is pass but `review_failed` lists checks",
+        ),
+        (
+            format!(
+                "{HEAD}expect:\n  proof: pass\n  review: fail\n  review_failed: [leak]\n  leaks_before: 0\n  leaks_after: 2\n  tested_after: false\n  starts: true\n"
+            ),
+            "`expect.leaks_after` is 2 but `tested_after` is false",
+        ),
+        (
+            format!(
+                "{HEAD}expect:\n  proof: pass\n  review: incomplete\n  review_failed: []\n  leaks_before: 0\n  leaks_after: 0\n  tested_after: maybe\n  starts: true\n"
+            ),
+            "`expect.tested_after` must be `true` or `false`",
+        ),
+        (
+            format!(
+                "{HEAD}expect:\n  proof: incomplete\n  review: pass\n  review_failed: []\n  leaks_before: 0\n  leaks_after: 0\n  starts: true\n"
+            ),
+            "`expect.proof` must be `pass` or `fail`",
         ),
     ];
     for (manifest, wanted) in cases {

@@ -72,6 +72,34 @@ fn a_half_fix_does_not_pass() {
 }
 
 #[test]
+fn an_attack_with_no_one_to_attack_closes_no_leak() {
+    // The solution, with Sam Rivera gone from the seed: nothing fails, but the attack
+    // has no other customer's id to pass, so neither "leaks: 0" nor "review: pass" holds.
+    let ex = exercise("07-close-the-leak").unwrap().unwrap();
+    let mut ws = ex.solution.clone();
+    let seed = FileRef::parse("crm/crm.yml").unwrap();
+    let sam = "  - id: \"702\"\n    firstname: Sam\n    lastname: Rivera\n    company: Rivera Foods\n    email: sam.rivera@example.com\n";
+    let text = ws.file(&seed).unwrap().replacen(sam, "", 1);
+    ws.set_file(&seed, &text);
+    let eval = Evaluation::compute(&ex, &ws, None);
+    let result = |label: &str| {
+        eval.results.iter().find(|r| r.label == label).unwrap_or_else(|| panic!("{eval:#?}"))
+    };
+    let leaks = result("The attack runs after the swap and finds no leak");
+    assert!(!leaks.met);
+    assert_eq!(
+        leaks.detail.as_deref(),
+        Some(
+            "the attack could not run: the CRM seed has fewer than two contacts, so there is no other customer's id to pass"
+        )
+    );
+    let review = result("The review passes");
+    assert!(!review.met);
+    assert_eq!(review.detail.as_deref(), Some("nothing fails, but not tested: leak"));
+    assert!(Evaluation::compute(&ex, &ex.solution, None).done());
+}
+
+#[test]
 fn progress_round_trips_and_survives_damage() {
     let mut progress = Progress::default();
     progress.update("01-point-at-the-leak", |p| p.done = true);

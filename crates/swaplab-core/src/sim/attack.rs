@@ -13,6 +13,14 @@
 //! another skill's, and no probe's turn or JSON-RPC id depends on the skills before it —
 //! so editing one skill changes only that skill's probes, and a memo can keep the rest
 //! ([`KeptProbes`]).
+//!
+//! A side's [`AttackVerdict`] is worked out from its report: [`AttackVerdict::Leaked`]
+//! when any probe leaked, [`AttackVerdict::NoLeak`] only when probes ran and every one
+//! of them ran to its end, and [`AttackVerdict::NotTested`] with the reason otherwise —
+//! the agent did not start, the seed has no other customer, no tool could be probed, or
+//! a probed tool's body stopped outside the Python subset Swap Lab runs (then the probe
+//! is [`ProbeOutcome::CouldNotRun`], never a refusal). Nothing under a verdict never
+//! reads as "no leak".
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -27,6 +35,7 @@ use super::run::{CallRecord, RESOLVE_TOOL, Run, Status};
 use crate::python::{ArgOrigin, CrmCall, Program};
 use crate::rasa::project::{ProjectReport, SkillEntry, ToolFile};
 use crate::rasa::responses::placeholders;
+use crate::words::count;
 
 /// Who attacks whom; `None` picks by the rule in [`pick`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -60,6 +69,12 @@ pub enum ProbeOutcome {
     },
     /// It ran and touched nothing of the other customer.
     NoEffect,
+    /// The tool's body stopped outside the Python subset Swap Lab runs: the probe says
+    /// nothing about what the real tool would do.
+    CouldNotRun {
+        /// Where and what (`file:line:col: error[swaplab.python.unsupported] …`).
+        reason: String,
+    },
 }
 
 /// One probe.
@@ -112,9 +127,140 @@ pub struct Leak {
     pub model_saw: Option<String>,
 }
 
+/// Why an attack says nothing about a project's safety.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum NotTested {
+    /// The agent did not start, so no probe ran.
+    DidNotStart {
+        /// Rasa's message.
+        message: String,
+    },
+    /// The CRM seed has fewer than two contacts: there is no other customer's id to pass.
+    NoOtherCustomer,
+    /// No tool the model can reach takes an id-like argument or reads one from memory.
+    NoProbes,
+    /// Some probes' tool bodies stopped outside the Python subset Swap Lab runs (the
+    /// others, if any, leaked nothing).
+    CouldNotRun {
+        /// The tools whose probes could not run, each once, in probe order.
+        tools: Vec<String>,
+        /// How many probes could not run.
+        could_not_run: usize,
+        /// How many probes there were in all.
+        probes: usize,
+    },
+}
+
+impl NotTested {
+    /// The reason in words, to follow "not tested: ".
+    pub fn text(&self) -> String {
+        match self {
+            NotTested::DidNotStart { message } => {
+                format!("the agent does not start ({message})")
+            }
+            NotTested::NoOtherCustomer => "the CRM seed has fewer than two contacts, so there is \
+                                           no other customer's id to pass"
+                .to_owned(),
+            NotTested::NoProbes => {
+                "no tool the model can reach takes an id, so there was nothing to probe".to_owned()
+            }
+            NotTested::CouldNotRun { tools, could_not_run, probes } => format!(
+                "{} of {} could not run: the {} of {} stopped outside the Python subset \
+                 Swap Lab runs",
+                could_not_run,
+                count(*probes, "probe", "probes"),
+                if tools.len() == 1 { "body" } else { "bodies" },
+                tools.join(", ")
+            ),
+        }
+    }
+}
+
+/// What the attack on one project found, judged from its report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AttackVerdict {
+    /// Another customer's records were read or written.
+    Leaked {
+        /// How many leaks.
+        leaks: usize,
+    },
+    /// Probes ran, every one to its end, and none leaked.
+    NoLeak {
+        /// How many probes ran.
+        probes: usize,
+    },
+    /// The attack says nothing either way: no leak was found, but not because the
+    /// probes were refused or harmless.
+    NotTested {
+        /// Why.
+        reason: NotTested,
+    },
+}
+
+impl AttackVerdict {
+    /// The verdict of a report: leaks first (a leak found is found, whatever else could
+    /// not run), then every reason the attack could not say "no leak".
+    pub fn of(report: &AttackReport) -> AttackVerdict {
+        if !report.leaks.is_empty() {
+            return AttackVerdict::Leaked { leaks: report.leaks.len() };
+        }
+        let reason = if let Some(failure) = &report.startup {
+            NotTested::DidNotStart { message: failure.message.clone() }
+        } else if report.caller.is_none() || report.victim.is_none() {
+            NotTested::NoOtherCustomer
+        } else if report.probes.is_empty() {
+            NotTested::NoProbes
+        } else {
+            let stopped: Vec<&Probe> = report
+                .probes
+                .iter()
+                .filter(|p| matches!(p.outcome, ProbeOutcome::CouldNotRun { .. }))
+                .collect();
+            if stopped.is_empty() {
+                return AttackVerdict::NoLeak { probes: report.probes.len() };
+            }
+            let mut tools: Vec<String> = Vec::new();
+            for probe in &stopped {
+                if !tools.contains(&probe.tool) {
+                    tools.push(probe.tool.clone());
+                }
+            }
+            NotTested::CouldNotRun {
+                tools,
+                could_not_run: stopped.len(),
+                probes: report.probes.len(),
+            }
+        };
+        AttackVerdict::NotTested { reason }
+    }
+
+    /// Whether the attack tested the project: it leaked, or every probe ran and none
+    /// leaked.
+    pub fn tested(&self) -> bool {
+        !matches!(self, AttackVerdict::NotTested { .. })
+    }
+
+    /// Whether the attack found a leak.
+    pub fn leaked(&self) -> bool {
+        matches!(self, AttackVerdict::Leaked { .. })
+    }
+
+    /// The reason the attack says nothing, if it does.
+    pub fn not_tested(&self) -> Option<&NotTested> {
+        match self {
+            AttackVerdict::NotTested { reason } => Some(reason),
+            _ => None,
+        }
+    }
+}
+
 /// The attack on one project.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttackReport {
+    /// What it found, worked out from the rest of the report ([`AttackVerdict::of`]).
+    pub verdict: AttackVerdict,
     /// The customer on the line.
     pub caller: Option<Contact>,
     /// The customer whose id is passed.
@@ -363,6 +509,8 @@ pub(crate) fn attack_reusing(
 ) -> (AttackReport, Option<KeptProbes>) {
     let (caller, victim) = pick(seed, options);
     let mut report = AttackReport {
+        // Set from the finished report below, on every way out.
+        verdict: AttackVerdict::NotTested { reason: NotTested::NoProbes },
         caller: caller.cloned(),
         victim: victim.cloned(),
         startup: None,
@@ -374,10 +522,10 @@ pub(crate) fn attack_reusing(
         Ok(agent) => agent,
         Err(failure) => {
             report.startup = Some(failure.clone());
-            return (report, None);
+            return (judged(report), None);
         }
     };
-    let (Some(caller), Some(victim)) = (caller, victim) else { return (report, None) };
+    let (Some(caller), Some(victim)) = (caller, victim) else { return (judged(report), None) };
     let mut run = Run::new(agent, seed.clone());
 
     // Identify: the first skill whose tool looks a contact up by email.
@@ -459,7 +607,13 @@ pub(crate) fn attack_reusing(
         }
     }
     let kept = basis.map(|basis| KeptProbes { basis, skills: kept, reused });
-    (report, kept)
+    (judged(report), kept)
+}
+
+/// The report with its verdict set from the rest of it.
+fn judged(mut report: AttackReport) -> AttackReport {
+    report.verdict = AttackVerdict::of(&report);
+    report
 }
 
 /// Probes one skill's tools, in a conversation of their own from `run` (the caller just
@@ -534,6 +688,9 @@ fn probe_skill(
         let leaks = leaks_of(skill_id, name, &id_args, victim, effective);
         let outcome = if !leaks.is_empty() {
             ProbeOutcome::Leaked
+        } else if let Some(note) = &effective.unsupported {
+            // Not a refusal: the tool never got to decide.
+            ProbeOutcome::CouldNotRun { reason: note.clone() }
         } else if effective.status == Status::Ran && !effective.is_error {
             ProbeOutcome::NoEffect
         } else {

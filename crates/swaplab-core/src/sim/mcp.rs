@@ -331,6 +331,12 @@ impl McpServer {
         }
     }
 
+    /// Why the scanner's reading of a published tool's body may leave something out
+    /// ([`Program::unfollowed`]); `None` when it is read whole or there is no such tool.
+    pub fn unfollowed(&self, name: &str) -> Option<String> {
+        self.program.unfollowed(&self.tool(name)?.function)
+    }
+
     /// Runs one tool as FastMCP does: validate and coerce the arguments, run the body,
     /// convert the return value.
     pub fn call_tool(&self, name: &str, arguments: &Value, crm: &mut Crm) -> ToolCall {

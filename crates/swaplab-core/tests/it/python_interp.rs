@@ -1683,3 +1683,44 @@ fn random_and_hostile_input_never_panics() {
         run_everything(source);
     }
 }
+
+#[test]
+fn a_body_the_textual_reading_cannot_follow_says_why() {
+    // Every tool of the tutorial is read whole: the client, models, builtins of the subset.
+    let server = compile_module("server.py", SERVER);
+    for tool in ["find_contact_by_email", "list_open_tickets", "add_timeline_note"] {
+        assert_eq!(server.unfollowed(tool), None, "{tool}");
+    }
+    let program = compile_module(
+        "server.py",
+        "import requests\nfrom hubspot_client import crm\n\n\
+         async def _write(contact_id, body):\n    return await crm.create_note(contact_id=contact_id, body=body)\n\n\
+         async def via_helper(contact_id: str) -> str:\n    return await _write(contact_id, \"x\")\n\n\
+         def via_module(contact_id: str) -> str:\n    return requests.get(contact_id)\n\n\
+         def via_builtin(contact_id: str) -> str:\n    return getattr(crm, \"get_ticket\")(contact_id)\n\n\
+         def outside(contact_id: str) -> str:\n    match contact_id:\n        case _:\n            return contact_id\n\n\
+         def own(contact_id: str, depth: int = 0) -> str:\n    ids = [c for c in contact_id]\n    return own(contact_id, depth + 1) if depth < 1 else str(len(ids))\n",
+    );
+    let why = |function: &str| program.unfollowed(function).unwrap_or_default();
+    assert_eq!(
+        why("via_helper"),
+        "it calls `_write`, a function of the file the reading does not follow (line 8)"
+    );
+    assert_eq!(
+        why("via_module"),
+        "it uses the module `requests`, outside the Python subset Swap Lab reads (line 11)"
+    );
+    assert_eq!(
+        why("via_builtin"),
+        "it uses the builtin `getattr`, outside the Python subset Swap Lab reads (line 14)"
+    );
+    assert!(
+        why("outside")
+            .starts_with("its body is outside the Python subset Swap Lab reads (line 17: "),
+        "{}",
+        why("outside")
+    );
+    // Calling itself, and a comprehension's own variable, leave nothing out.
+    assert_eq!(program.unfollowed("own"), None);
+    assert_eq!(program.unfollowed("no_such_function"), None);
+}

@@ -2,7 +2,7 @@
 //! must catch that the proof passes, with ids, verdicts and evidence at the line.
 
 use swaplab_core::FileRef;
-use swaplab_core::review::{Review, Verdict, review, why};
+use swaplab_core::review::{Review, ReviewOutcome, Verdict, review, why};
 use swaplab_core::workspace::Area;
 
 use crate::support::{edit, tutorial_workspace};
@@ -134,7 +134,14 @@ fn a_renamed_import_shows_rasas_start_up_error() {
         "Rasa would not start the agent (runtime): MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'."
     );
     assert_eq!(startup.evidence[0].place(), "after/skills/check_tickets/skill.md:7");
-    assert!(review.check("leak").unwrap().summary.starts_with("the attack could not run"));
+    // The attack could not run: that is not a pass.
+    let leak = review.check("leak").unwrap();
+    assert_eq!(leak.verdict, Verdict::NotTested);
+    assert_eq!(
+        leak.summary,
+        "the attack could not run: the agent does not start (MCP server 'hubspot_crm' does not expose imported tool 'list_tickets' for skill 'check_tickets'.)"
+    );
+    assert!(review.to_text().contains("? leak  the attack could not run"), "{}", review.to_text());
 }
 
 #[test]
@@ -158,6 +165,103 @@ fn keeping_the_id_bound_tools_local_passes_the_review() {
             .iter()
             .all(|p| matches!(p.outcome, swaplab_core::sim::attack::ProbeOutcome::Blocked { .. }))
     );
+}
+
+/// The kept-local fix: the after project is the before project plus the server config.
+fn kept_local() -> swaplab_core::Workspace {
+    let tutorial = tutorial_workspace();
+    let mut fixed = tutorial.clone();
+    fixed.after = tutorial.before.clone();
+    let config = tutorial.file(&FileRef::new(Area::After, "integrations.yml")).unwrap().to_owned();
+    fixed.set_file(&FileRef::new(Area::After, "integrations.yml"), config);
+    fixed
+}
+
+#[test]
+fn a_review_whose_attack_tested_nothing_is_incomplete_not_passed() {
+    // The kept-local fix passes — but with one customer in the seed there is no one
+    // else's id to pass, and nothing else fails.
+    let mut alone = kept_local();
+    edit(
+        &mut alone,
+        "crm/crm.yml",
+        "  - id: \"702\"\n    firstname: Sam\n    lastname: Rivera\n    company: Rivera Foods\n    email: sam.rivera@example.com\n",
+        "",
+    );
+    let incomplete = review(&alone, &Default::default());
+    assert_eq!(incomplete.count(Verdict::Fail), 0, "{}", incomplete.to_text());
+    assert_eq!(incomplete.outcome(), ReviewOutcome::Incomplete);
+    assert!(!incomplete.passed(), "a review that tested nothing does not pass");
+    let leak = incomplete.check("leak").unwrap();
+    assert_eq!(leak.verdict, Verdict::NotTested);
+    assert_eq!(
+        leak.summary,
+        "the attack could not run: the CRM seed has fewer than two contacts, so there is no other customer's id to pass"
+    );
+    let text = incomplete.to_text();
+    assert!(text.contains("    why: /learn/where-ids-come-from#the-attack\n"), "{text}");
+    assert!(text.contains(": 0 failed, ") && text.contains(", 1 not tested, "), "{text}");
+    // The same fix with both customers is a pass, every probe run to its end.
+    let fixed = review(&kept_local(), &Default::default());
+    assert_eq!(fixed.outcome(), ReviewOutcome::Passed);
+    assert_eq!(
+        fixed.check("leak").unwrap().summary,
+        "2 probes with Dana Okafor (701)'s id on a call from Sam Rivera (702), each run to its end: no record of theirs reached the conversation"
+    );
+    assert!(!fixed.to_text().contains("not tested"));
+}
+
+#[test]
+fn probes_that_could_not_run_and_bodies_it_could_not_follow_are_said_so() {
+    let server = "server/scripts/mcp_crm_server.py";
+    // add_timeline_note writes through a helper the textual reading does not follow.
+    let mut helper = tutorial_workspace();
+    edit(
+        &mut helper,
+        server,
+        "    note_id = await crm.create_note(contact_id=contact_id, body=summary)\n",
+        "    note_id = await _write(contact_id, summary)\n",
+    );
+    edit(
+        &mut helper,
+        server,
+        "\nif __name__",
+        "\nasync def _write(contact_id, body):\n    return await crm.create_note(contact_id=contact_id, body=body)\n\n\nif __name__",
+    );
+    let helped = review(&helper, &Default::default());
+    let write = helped.check("id-source:add_timeline_note.contact_id").unwrap();
+    assert!(
+        write.summary.ends_with(
+            "now the model chooses it, and Swap Lab could not tell whether the tool touches a customer's record, because it calls `_write`, a function of the file the reading does not follow (line 75)"
+        ),
+        "{}",
+        write.summary
+    );
+    assert!(!write.summary.contains("does not touch"), "{}", write.summary);
+    // The interpreter follows the helper: the attack still finds the write.
+    assert!(helped.check("leak:add_timeline_note.contact_id").is_some());
+
+    // list_open_tickets's body stops outside the subset: its probe could not run.
+    let mut stopped = tutorial_workspace();
+    edit(&mut stopped, server, "    tickets = []\n", "    tickets = list(map(str, []))\n");
+    let stopped = review(&stopped, &Default::default());
+    assert!(stopped.check("leak:list_open_tickets.contact_id").is_none());
+    let read = stopped.check("id-source:list_open_tickets.contact_id").unwrap();
+    assert!(
+        read.summary.contains(
+            "the tool reads a customer's record, and perhaps more: Swap Lab could not follow all of its body, because it uses the builtin `map`"
+        ),
+        "{}",
+        read.summary
+    );
+    let leak = stopped.check("leak").unwrap();
+    assert_eq!(leak.verdict, Verdict::NotTested);
+    assert_eq!(
+        leak.summary,
+        "besides the leaks, 1 of 2 probes could not run: list_open_tickets stopped outside the Python subset Swap Lab runs, so what it would do with Dana Okafor (701)'s id is not tested"
+    );
+    assert_eq!(leak.evidence[0].place(), "server/scripts/mcp_crm_server.py");
+    assert!(leak.evidence[0].text.starts_with("list_open_tickets could not run: "));
 }
 
 #[test]

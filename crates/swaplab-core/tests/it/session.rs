@@ -60,7 +60,7 @@ fn edited_files_include_files_the_reader_removed_or_added() {
     let mut changed = workspace();
     changed.remove_file(&FileRef::new(Area::Server, "server.py"));
     changed.set_file(&FileRef::new(Area::Crm, "more.yml"), "x");
-    session.apply(Action::Load { example: None, workspace: changed, open: None });
+    session.apply(Action::Load { example: None, imported: None, workspace: changed, open: None });
     let edited: Vec<String> =
         session.edited_files(&workspace()).iter().map(ToString::to_string).collect();
     assert_eq!(edited, ["server/server.py", "crm/more.yml"]);
@@ -310,6 +310,35 @@ fn importing_replaces_or_merges_one_area() {
     // The same import again changes nothing.
     session.apply(Action::Import { area: Area::Before, files: project, replace: true });
     assert_eq!(session.revision, 2);
+}
+
+#[test]
+fn an_import_names_the_workspace_until_the_next_load() {
+    let mut session = Session::new(Some("tutorial".into()), workspace());
+    assert_eq!(session.imported, None);
+    let project = files(&[("skills/b/skill.md", "b")]);
+    session.apply(Action::Import { area: Area::Before, files: project, replace: true });
+    session.apply(Action::Imported { source: "my-project.zip".into() });
+    assert_eq!(session.imported.as_deref(), Some("my-project.zip"));
+    assert_eq!(session.example.as_deref(), Some("tutorial"), "the draft stays the example's");
+    assert_eq!(session.revision, 2, "naming it is a change to save");
+    // Edits keep the name; the draft keeps it across a reload.
+    session.apply(Action::Edit { file: file("before/skills/b/skill.md"), text: "bb".into() });
+    let restored = decode_draft(&encode_draft(&session)).unwrap();
+    assert_eq!(restored.imported.as_deref(), Some("my-project.zip"));
+    // A draft from before the name existed reads as not imported, and a draft that was
+    // not imported over is written as it was.
+    let plain = Session::new(Some("tutorial".into()), workspace());
+    assert!(!encode_draft(&plain).contains("imported"));
+    assert_eq!(decode_draft(&encode_draft(&plain)).unwrap().imported, None);
+    // Going back to the example clears it.
+    session.apply(Action::Load {
+        example: Some("tutorial".into()),
+        imported: None,
+        workspace: workspace(),
+        open: None,
+    });
+    assert_eq!(session.imported, None);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! shaped like the tutorial's (reference §2.8, §3.4, §5, §6.6, §7, §8).
 
 use swaplab_core::sim::agent::Agent;
-use swaplab_core::sim::attack::{LeakKind, ProbeKind, ProbeOutcome};
+use swaplab_core::sim::attack::{AttackVerdict, LeakKind, NotTested, ProbeKind, ProbeOutcome};
 use swaplab_core::sim::conversation::{
     Event, Policy, RunOptions, read_script, run_script, yes_or_no,
 };
@@ -365,9 +365,13 @@ fn the_attack_finds_one_read_and_one_write_after_the_swap_and_none_before() {
     assert_eq!(write.requests, ["POST /crm/v3/objects/notes"]);
     assert!(after.probes.iter().all(|p| p.kind == ProbeKind::IdArgument));
 
+    assert_eq!(after.verdict, AttackVerdict::Leaked { leaks: 2 });
+
     let before = &pair.before;
     assert!(before.startup.is_none());
     assert!(before.leaks.is_empty(), "{:?}", before.leaks);
+    // Every probe ran to its end and was refused: that is a tested "no leak".
+    assert_eq!(before.verdict, AttackVerdict::NoLeak { probes: 2 });
     assert_eq!(before.probes.len(), 2);
     for probe in &before.probes {
         assert_eq!(probe.kind, ProbeKind::ExtraArgument);
@@ -496,7 +500,98 @@ fn start_up_fails_where_rasa_refuses_to_start() {
         assert_eq!(failure.message, message, "{file}");
         let pair = sim.attack(&Default::default());
         assert!(pair.after.startup.is_some() && pair.after.probes.is_empty());
+        // No probe ran: not tested, never "no leak".
+        assert_eq!(
+            pair.after.verdict,
+            AttackVerdict::NotTested {
+                reason: NotTested::DidNotStart { message: message.to_owned() }
+            },
+            "{file}"
+        );
+        assert!(!pair.after.verdict.tested() && pair.before.verdict.tested());
     }
+}
+
+#[test]
+fn an_attack_with_nothing_under_it_is_not_tested_and_says_why() {
+    let not_tested = |workspace: &Workspace| {
+        let pair = Simulation::new(workspace).attack(&Default::default());
+        assert!(pair.after.leaks.is_empty(), "{:?}", pair.after.leaks);
+        pair.after
+            .verdict
+            .not_tested()
+            .cloned()
+            .unwrap_or_else(|| panic!("tested: {:?}", pair.after.verdict))
+    };
+    // One customer in the seed: there is no one else's id to pass.
+    let mut alone = tutorial();
+    edit(
+        &mut alone,
+        "crm/crm.yml",
+        "  - id: \"702\"\n    firstname: Sam\n    lastname: Rivera\n    company: Rivera Foods\n    email: sam.rivera@example.com\n",
+        "",
+    );
+    assert_eq!(not_tested(&alone), NotTested::NoOtherCustomer);
+
+    // No tool the model can reach takes an id: nothing to probe.
+    let mut no_ids = tutorial();
+    let file = FileRef::parse("server/scripts/mcp_crm_server.py").unwrap();
+    let server = no_ids.file(&file).unwrap().replace("contact_id", "customer");
+    no_ids.set_file(&file, server);
+    let reason = not_tested(&no_ids);
+    assert_eq!(reason, NotTested::NoProbes);
+    assert_eq!(
+        reason.text(),
+        "no tool the model can reach takes an id, so there was nothing to probe"
+    );
+}
+
+#[test]
+fn a_probe_whose_body_leaves_the_subset_could_not_run_and_is_never_a_refusal() {
+    let mut workspace = tutorial();
+    let server = "server/scripts/mcp_crm_server.py";
+    edit(&mut workspace, server, "    tickets = []\n", "    tickets = list(map(str, []))\n");
+    let sim = Simulation::new(&workspace);
+    let pair = sim.attack(&Default::default());
+    let after = &pair.after;
+    let probe = after.probes.iter().find(|p| p.tool == "list_open_tickets").unwrap();
+    let ProbeOutcome::CouldNotRun { reason } = &probe.outcome else { panic!("{probe:?}") };
+    assert!(
+        reason.contains("the builtin `map` is outside the Python subset Swap Lab runs"),
+        "{reason}"
+    );
+    // The write still leaks: a leak found is found, whatever else could not run.
+    assert_eq!(after.verdict, AttackVerdict::Leaked { leaks: 1 });
+
+    // With the write's body stopped too, nothing leaked and nothing was tested.
+    edit(
+        &mut workspace,
+        server,
+        "    note_id = await crm.create_note(",
+        "    summary = getattr(summary, \"strip\")()\n    note_id = await crm.create_note(",
+    );
+    let pair = Simulation::new(&workspace).attack(&Default::default());
+    assert!(pair.after.leaks.is_empty(), "{:?}", pair.after.leaks);
+    let reason = NotTested::CouldNotRun {
+        tools: vec!["list_open_tickets".into(), "add_timeline_note".into()],
+        could_not_run: 2,
+        probes: 2,
+    };
+    assert_eq!(pair.after.verdict, AttackVerdict::NotTested { reason: reason.clone() });
+    assert_eq!(
+        reason.text(),
+        "2 of 2 probes could not run: the bodies of list_open_tickets, add_timeline_note \
+         stopped outside the Python subset Swap Lab runs"
+    );
+    assert!(
+        pair.after.probes.iter().all(|p| matches!(p.outcome, ProbeOutcome::CouldNotRun { .. })),
+        "{:?}",
+        pair.after.probes
+    );
+    // The verdict goes out with the report.
+    let json = serde_json::to_value(&*pair.after).unwrap();
+    assert_eq!(json["verdict"]["kind"], "not_tested");
+    assert_eq!(json["verdict"]["reason"]["why"], "could_not_run");
 }
 
 #[test]

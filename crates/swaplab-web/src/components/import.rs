@@ -243,6 +243,8 @@ pub fn ImportPanel(props: &ImportPanelProps) -> Html {
             for action in actions {
                 on_action.emit(action);
             }
+            // The workspace is no longer the example: the header names the import.
+            on_action.emit(Action::Imported { source: loaded.source.clone() });
             on_done.emit(loaded.done_message(*area, *replace));
         })
     };

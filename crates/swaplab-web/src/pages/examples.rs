@@ -14,6 +14,7 @@ fn verdict_word(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Pass => "passes",
         Outcome::Fail => "fails",
+        Outcome::Incomplete => "is incomplete",
     }
 }
 
@@ -21,6 +22,7 @@ fn verdict_class(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::Pass => "pass",
         Outcome::Fail => "fail",
+        Outcome::Incomplete => "not-tested",
     }
 }
 
@@ -69,12 +71,17 @@ pub fn ExamplesPage() -> Html {
                                 <ul class="expected" aria-label="Expected verdicts">
                                     <li class={verdict_class(expect.proof)}>{ format!("proof {}", verdict_word(expect.proof)) }</li>
                                     <li class={verdict_class(expect.review)}>{
-                                        if expect.review_failed.is_empty() { "review passes".to_owned() }
+                                        if expect.review_failed.is_empty() { format!("review {}", verdict_word(expect.review)) }
                                         else { format!("review fails ({})", expect.review_failed.len()) }
                                     }</li>
-                                    <li class={if expect.leaks_after == 0 { "pass" } else { "fail" }}>{
-                                        format!("{} after the swap", count(expect.leaks_after, "leak", "leaks"))
-                                    }</li>
+                                    // A count of 0 from an attack that did not run is not "no leak".
+                                    if !expect.tested_after {
+                                        <li class="not-tested">{ "attack not tested after the swap" }</li>
+                                    } else {
+                                        <li class={if expect.leaks_after == 0 { "pass" } else { "fail" }}>{
+                                            format!("{} after the swap", count(expect.leaks_after, "leak", "leaks"))
+                                        }</li>
+                                    }
                                     if !expect.starts { <li class="fail">{ "the agent does not start" }</li> }
                                 </ul>
                             }

@@ -418,7 +418,12 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
                     if save(&work_aside_key(id), &encode_draft(&state.0)).is_ok() {
                         aside_offered.set(true);
                         *baseline.borrow_mut() = theirs;
-                        state.dispatch(Action::Load { example: None, workspace, open });
+                        state.dispatch(Action::Load {
+                            example: None,
+                            imported: None,
+                            workspace,
+                            open,
+                        });
                         saved.set(WorkSaved::Yes);
                     }
                 })
@@ -464,6 +469,7 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
                 }
                 state.dispatch(Action::Load {
                     example: None,
+                    imported: draft.imported,
                     workspace: Rc::unwrap_or_clone(draft.workspace),
                     open: draft.open,
                 });
@@ -520,6 +526,7 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
             }
             state.dispatch(Action::Load {
                 example: None,
+                imported: None,
                 workspace: ex.start.clone(),
                 open: first_file(&ex),
             });

@@ -581,6 +581,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
             // knows: another tab's newer draft is never removed unasked.
             state.dispatch(Action::Load {
                 example: Some(origin.id.clone()),
+                imported: None,
                 workspace: (*origin.pristine).clone(),
                 open: state.0.open.clone(),
             });
@@ -739,7 +740,17 @@ fn Playground(props: &PlaygroundProps) -> Html {
     html! {
         <div class="page play">
             <div class="play-bar">
-                <h1>{ "Playground" }<span class="example-title">{ format!(" — {title}") }</span></h1>
+                // After an import the files are no longer the example: name what is loaded.
+                if let Some(source) = &state.0.imported {
+                    <h1>{ "Playground" }<span class="example-title">{ format!(" — Imported: {source}") }</span></h1>
+                    <button type="button" class="link-button back-to-example"
+                            title="Discard the imported files and open the built-in example again"
+                            onclick={let c = confirming_reset.clone(); move |_| c.set(true)}>
+                        { format!("Back to “{title}”") }
+                    </button>
+                } else {
+                    <h1>{ "Playground" }<span class="example-title">{ format!(" — {title}") }</span></h1>
+                }
                 <span class={classes!("save-status", matches!(*save_status, SaveStatus::Failed(_) | SaveStatus::Conflict).then_some("failed"))}
                       role="status">{ status_text }</span>
                 if let Some(href) = download {
@@ -767,14 +778,18 @@ fn Playground(props: &PlaygroundProps) -> Html {
                         </span>
                     </span>
                 }
-                if *save_status != SaveStatus::Pristine {
+                if *save_status != SaveStatus::Pristine || state.0.imported.is_some() {
                     if *confirming_reset {
                         <span class="confirm">
-                            { "Discard your edits to this example? " }
+                            if state.0.imported.is_some() {
+                                { format!("Discard the imported files and open “{title}” again? ") }
+                            } else {
+                                { "Discard your edits to this example? " }
+                            }
                             <button type="button" class="danger" onclick={reset}>{ "Discard edits" }</button>
                             <button type="button" onclick={let c = confirming_reset.clone(); move |_| c.set(false)}>{ "Keep them" }</button>
                         </span>
-                    } else {
+                    } else if state.0.imported.is_none() {
                         <button type="button" onclick={let c = confirming_reset.clone(); move |_| c.set(true)}>
                             { "Reset to the example" }
                         </button>
@@ -806,7 +821,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                                         offers_link: None,
                                     };
                                     let session = link_session(&origin, &link);
-                                    state.dispatch(Action::Load { example: session.example, workspace: Rc::unwrap_or_clone(session.workspace), open: session.open });
+                                    state.dispatch(Action::Load { example: session.example, imported: session.imported, workspace: Rc::unwrap_or_clone(session.workspace), open: session.open });
                                 }
                                 Err(reason) => {
                                     kept[i] = PlayNotice::new(NoticeKind::Warning, format!(
@@ -1061,6 +1076,7 @@ fn restore_set_aside(origin: &Origin, current: &Session) -> Result<Action, Strin
     }
     Ok(Action::Load {
         example: Some(origin.id.clone()),
+        imported: draft.imported,
         workspace: Rc::unwrap_or_clone(draft.workspace),
         open: draft.open,
     })
@@ -1139,12 +1155,14 @@ fn take_other_tab(
     let action = match theirs.as_deref().map(decode_draft) {
         Some(Ok(draft)) => Action::Load {
             example: Some(origin.id.clone()),
+            imported: draft.imported,
             workspace: Rc::unwrap_or_clone(draft.workspace),
             open: draft.open,
         },
         // The other tab reset the example.
         None => Action::Load {
             example: Some(origin.id.clone()),
+            imported: None,
             workspace: (*origin.pristine).clone(),
             open: current.open.clone(),
         },

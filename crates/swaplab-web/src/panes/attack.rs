@@ -1,7 +1,9 @@
 //! The attack pane: whose records reached this conversation under the chosen policy —
-//! impossible to miss — and the systematic attack on both projects.
+//! impossible to miss — and the systematic attack on both projects. A side says "no
+//! leak" only on the core's [`AttackVerdict::NoLeak`]; an attack or a conversation that
+//! did not run says "not tested" and why, in neutral colours, never in green.
 
-use swaplab_core::sim::attack::{AttackReport, LeakKind, ProbeKind, ProbeOutcome};
+use swaplab_core::sim::attack::{AttackReport, AttackVerdict, LeakKind, ProbeKind, ProbeOutcome};
 use swaplab_core::sim::conversation::Event;
 use swaplab_core::sim::crm::{Access, RecordKind};
 use swaplab_core::words::count;
@@ -20,21 +22,45 @@ pub struct AttackPaneProps {
 }
 
 fn side_summary(name: &str, report: &AttackReport) -> Html {
-    if let Some(failure) = &report.startup {
-        return html! { <li>{ format!("{name}: the agent does not start — {}", failure.message) }</li> };
-    }
-    let reads = report.leaks.iter().filter(|l| l.kind == LeakKind::Read).count();
-    let writes = report.leaks.len() - reads;
+    let (class, text) = match &report.verdict {
+        AttackVerdict::NotTested { reason } => {
+            ("not-tested", format!("not tested — {}", reason.text()))
+        }
+        AttackVerdict::NoLeak { probes } => (
+            "pass",
+            format!("no leak — {}, each refused or harmless", count(*probes, "probe", "probes")),
+        ),
+        AttackVerdict::Leaked { .. } => {
+            let reads = report.leaks.iter().filter(|l| l.kind == LeakKind::Read).count();
+            let writes = report.leaks.len() - reads;
+            (
+                "fail",
+                format!(
+                    "{} and {} reached another customer: {}",
+                    count(reads, "read", "reads"),
+                    count(writes, "write", "writes"),
+                    report
+                        .leaks
+                        .iter()
+                        .map(|l| format!("{} via {}", l.tool, l.argument))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                ),
+            )
+        }
+    };
+    let stopped = report
+        .probes
+        .iter()
+        .filter(|p| matches!(p.outcome, ProbeOutcome::CouldNotRun { .. }))
+        .count();
     html! {
-        <li class={classes!(if report.leaks.is_empty() { "pass" } else { "fail" })}>
+        <li class={class}>
             <strong>{ format!("{name}: ") }</strong>
-            { if report.leaks.is_empty() {
-                format!("no leak — {}, each refused or harmless", count(report.probes.len(), "probe", "probes"))
-            } else {
-                format!("{} and {} reached another customer: {}",
-                    count(reads, "read", "reads"), count(writes, "write", "writes"),
-                    report.leaks.iter().map(|l| format!("{} via {}", l.tool, l.argument)).collect::<Vec<_>>().join("; "))
-            } }
+            { text }
+            if report.verdict.leaked() && stopped > 0 {
+                <span class="not-tested">{ format!(" ({} could not run, so not tested)", count(stopped, "other probe", "other probes")) }</span>
+            }
         </li>
     }
 }
@@ -57,6 +83,7 @@ fn probes(title: &str, report: &AttackReport) -> Html {
                         ProbeOutcome::Leaked => ("fail", "reached the other customer's records".to_owned()),
                         ProbeOutcome::Blocked { reason } => ("pass", format!("refused — the model is told: {reason}")),
                         ProbeOutcome::NoEffect => ("pass", "ran, and touched nothing of the other customer".to_owned()),
+                        ProbeOutcome::CouldNotRun { reason } => ("not-tested", format!("could not run, so not tested — {reason}")),
                     };
                     html! {
                         <li class={class}>
@@ -131,7 +158,13 @@ pub fn AttackPane(props: &AttackPaneProps) -> Html {
         <div class="result attack-pane">
             { run_controls(run) }
             <h3>{ format!("In this conversation — the caller is {caller_name}") }</h3>
-            if reads.is_empty() && writes.is_empty() {
+            if let Some(failure) = &run.played.startup {
+                <p class="verdict not-tested">{ format!("Not tested: the conversation could not run, because the agent does not start — {failure}") }</p>
+            } else if run.played.transcript.is_none() {
+                <p class="verdict not-tested">{ "Not tested: no conversation ran." }</p>
+            } else if caller.is_none() {
+                <p class="verdict not-tested">{ "Not tested: the script's caller is not a customer of the CRM seed, so there is no one to tell other customers from." }</p>
+            } else if reads.is_empty() && writes.is_empty() {
                 <p class="verdict pass">{ "No other customer's record reached this conversation." }</p>
             } else {
                 <div class="leak-box" role="alert">

@@ -21,7 +21,7 @@ pub fn ProofPane(props: &ProofPaneProps) -> Html {
     let (summary, class) = match &proof.stop {
         Some(Stop::CouldNotRun { reason }) => (
             format!("Not tested: Swap Lab could not run the rest of the proof ({reason})."),
-            "untested",
+            "not-tested",
         ),
         Some(stop) => (format!("The script stops early: {}", stop.headline()), "fail"),
         None if failed == 0 => (

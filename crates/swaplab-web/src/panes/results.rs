@@ -5,10 +5,12 @@ use std::rc::Rc;
 
 use swaplab_core::diff::FileChange;
 use swaplab_core::proof::Stop;
-use swaplab_core::review::Verdict;
+use swaplab_core::review::{ReviewOutcome, Verdict};
+use swaplab_core::sim::attack::AttackVerdict;
 use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
 use swaplab_core::sim::trace::trace;
 use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::words::count;
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 
@@ -204,24 +206,28 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
     let analysis = &props.analysis;
     let proof_failed = analysis.proof.failed().len();
     let review_failed = analysis.review.count(Verdict::Fail);
-    let leaks = analysis.review.attack.after.leaks.len();
+    let review_untested = analysis.review.count(Verdict::NotTested);
+    let attack = &analysis.review.attack.after.verdict;
+    // A verdict with nothing under it is neutral, never green.
     let badge = |tab: Tab| -> Option<(String, &'static str)> {
         match tab {
             Tab::Proof => Some(match &analysis.proof.stop {
-                Some(Stop::CouldNotRun { .. }) => ("not run".into(), "untested"),
+                Some(Stop::CouldNotRun { .. }) => ("not run".into(), "not-tested"),
                 Some(_) => ("✗ stopped".into(), "fail"),
                 None if proof_failed == 0 => ("✓".into(), "pass"),
                 None => (format!("✗ {proof_failed}"), "fail"),
             }),
-            Tab::Review => Some(if review_failed == 0 {
-                ("✓".into(), "pass")
-            } else {
+            Tab::Review => Some(if review_failed > 0 {
                 (format!("✗ {review_failed}"), "fail")
-            }),
-            Tab::Attack => Some(if leaks == 0 {
-                ("0".into(), "pass")
+            } else if review_untested > 0 {
+                ("?".into(), "not-tested")
             } else {
-                (format!("{leaks} leaks"), "fail")
+                ("✓".into(), "pass")
+            }),
+            Tab::Attack => Some(match attack {
+                AttackVerdict::Leaked { leaks } => (count(*leaks, "leak", "leaks"), "fail"),
+                AttackVerdict::NoLeak { .. } => ("0".into(), "pass"),
+                AttackVerdict::NotTested { .. } => ("not tested".into(), "not-tested"),
             }),
             _ => None,
         }
@@ -232,14 +238,25 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             Some(Stop::CouldNotRun { .. }) => "could not run".to_owned(),
             Some(stop) => format!("stopped, {}", stop.headline()),
             None if proof_failed == 0 => "all checks pass".to_owned(),
-            None => swaplab_core::words::count(proof_failed, "check fails", "checks fail"),
+            None => count(proof_failed, "check fails", "checks fail"),
         },
-        if review_failed == 0 {
-            "passes".to_owned()
-        } else {
-            format!("{review_failed} checks fail")
+        match analysis.review.outcome() {
+            ReviewOutcome::Passed => "passes".to_owned(),
+            ReviewOutcome::Incomplete => format!(
+                "nothing fails, but {} could not be tested",
+                count(review_untested, "check", "checks")
+            ),
+            ReviewOutcome::Failed => count(review_failed, "check fails", "checks fail"),
         },
-        if leaks == 0 { "no leak".to_owned() } else { format!("{leaks} leaks after the swap") },
+        match attack {
+            AttackVerdict::Leaked { leaks } => {
+                format!("{} after the swap", count(*leaks, "leak", "leaks"))
+            }
+            AttackVerdict::NoLeak { .. } => "no leak".to_owned(),
+            AttackVerdict::NotTested { reason } => {
+                format!("not tested after the swap, because {}", reason.text())
+            }
+        },
     );
     let onkeydown = {
         let tab = tab.clone();

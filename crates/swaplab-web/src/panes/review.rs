@@ -2,7 +2,8 @@
 //! line, and a link to the chapter section that explains it (followed inside the app).
 
 use swaplab_core::FileRef;
-use swaplab_core::review::Verdict;
+use swaplab_core::review::{ReviewOutcome, Verdict};
+use swaplab_core::words::count;
 use yew::prelude::*;
 
 use super::Goto;
@@ -26,6 +27,7 @@ fn mark(verdict: Verdict) -> (&'static str, &'static str, &'static str) {
     match verdict {
         Verdict::Fail => ("✗", "fail", "fails"),
         Verdict::Warn => ("!", "warn", "warning"),
+        Verdict::NotTested => ("?", "not-tested", "not tested"),
         Verdict::Pass => ("✓", "pass", "passes"),
         Verdict::Info => ("·", "info", "note"),
     }
@@ -37,10 +39,22 @@ pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
     let navigator = use_navigator();
     let review = &props.analysis.review;
     let failed = review.count(Verdict::Fail);
-    let summary = if failed == 0 {
-        format!("The review passes ({} warnings).", review.count(Verdict::Warn))
-    } else {
-        format!("{failed} checks fail, {} warnings.", review.count(Verdict::Warn))
+    let warnings = count(review.count(Verdict::Warn), "warning", "warnings");
+    let outcome = review.outcome();
+    let summary = match outcome {
+        ReviewOutcome::Passed => format!("The review passes ({warnings})."),
+        ReviewOutcome::Incomplete => format!(
+            "Nothing fails, but {} could not be tested, so the review does not pass ({warnings}).",
+            count(review.count(Verdict::NotTested), "check", "checks")
+        ),
+        ReviewOutcome::Failed => {
+            format!("{}, {warnings}.", count(failed, "check fails", "checks fail"))
+        }
+    };
+    let verdict_class = match outcome {
+        ReviewOutcome::Passed => "pass",
+        ReviewOutcome::Incomplete => "not-tested",
+        ReviewOutcome::Failed => "fail",
     };
     // Groups in the review's order, the ones with a failure first, then warnings.
     let mut groups: Vec<(&str, Verdict)> = Vec::new();
@@ -88,7 +102,7 @@ pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
                 </p>
                 <p class="check-id">{ check.id.clone() }</p>
                 if !check.evidence.is_empty() { <ul class="evidence">{ for evidence }</ul> }
-                if matches!(check.verdict, Verdict::Fail | Verdict::Warn) {
+                if check.verdict.explained() {
                     { site_link(navigator.as_ref(), check.why, Some("why"), vec![html! { "Why this matters" }]) }
                 }
             </article>
@@ -96,7 +110,7 @@ pub fn ReviewPane(props: &ReviewPaneProps) -> Html {
     }
     html! {
         <div class="result review-pane">
-            <p class={classes!("verdict", if failed == 0 { "pass" } else { "fail" })}>{ summary }</p>
+            <p class={classes!("verdict", verdict_class)}>{ summary }</p>
             { for items }
         </div>
     }

@@ -46,6 +46,7 @@ mod ast;
 mod builtins;
 mod compile;
 mod eval;
+mod follow;
 mod format;
 mod ops;
 mod parse;
@@ -210,6 +211,16 @@ impl Program {
                 span: Span::point(crate::diagnostic::Position::START),
             },
         }
+    }
+
+    /// Why the scanner's textual reading of `function`'s body (its CRM calls, memory
+    /// accesses and result keys) may leave something out: the body is outside the subset,
+    /// or it calls another function of the file, or it uses something the subset does
+    /// not have. The words follow "because "; `None` when the body is read whole, or
+    /// when the file defines no such function.
+    pub fn unfollowed(&self, function: &str) -> Option<String> {
+        let function = self.functions.get(self.function_index(function)?)?;
+        follow::unfollowed(self, function)
     }
 
     /// The function that `name` refers to at module level (the last definition wins).
