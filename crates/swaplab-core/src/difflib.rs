@@ -139,7 +139,7 @@ impl<'a, 's> Matcher<'a, 's> {
                 }
             }
         }
-        blocks.sort();
+        crate::order::sort(&mut blocks);
         let mut merged: Vec<Block> = Vec::new();
         for block in blocks {
             match merged.last_mut() {

@@ -4,19 +4,23 @@
 //! Everything here is a pure function of its input: no clock, no randomness, no files,
 //! no network, no browser. The web app and the command line are thin shells around it.
 //! `clippy.toml` in this crate and a tidy test in `xtask` hold that line.
+//!
+//! Two crates sit below it and are re-exported under their old paths:
+//! `swaplab-base` (`diagnostic`, `order`) and `swaplab-python` (`python`: the Python
+//! lexer, scanner and interpreter). Neither depends on the core.
 
 pub mod archive;
-pub mod diagnostic;
+pub use swaplab_base::diagnostic;
 pub mod diff;
 pub mod difflib;
 pub mod highlight;
 pub mod layout;
 pub mod markdown;
 pub mod memo;
-pub mod order;
+pub use swaplab_base::order;
 pub mod permalink;
 pub mod proof;
-pub mod python;
+pub use swaplab_python as python;
 pub mod rasa;
 pub mod review;
 pub mod semantic;

@@ -1,8 +1,8 @@
 //! The capped list of findings a scan collects, located with
-//! [`crate::diagnostic::LineIndex`] (whose checkpoints keep a one-megabyte line with many
+//! [`swaplab_base::diagnostic::LineIndex`] (whose checkpoints keep a one-megabyte line with many
 //! findings linear).
 
-use crate::diagnostic::{Diagnostic, LineIndex, Phase, Position, Severity, Span};
+use swaplab_base::diagnostic::{Diagnostic, LineIndex, Phase, Position, Severity, Span};
 
 /// More findings than this are summarised in one last note.
 const MAX_FINDINGS: usize = 100;
@@ -59,7 +59,7 @@ impl<'a> Findings<'a> {
 
     /// The findings in file order, duplicates removed, with a note for any dropped.
     pub(crate) fn finish(mut self) -> Vec<Diagnostic> {
-        crate::order::sort_by(&mut self.list, |a, b| {
+        swaplab_base::order::sort_by(&mut self.list, |a, b| {
             (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message))
         });
         self.list.dedup();

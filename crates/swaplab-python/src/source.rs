@@ -8,7 +8,7 @@
 
 use super::lex::{Lexed, NO_MATCH, SYNTAX, Token, TokenKind, lex};
 use super::locate::Findings;
-use crate::diagnostic::{Severity, Span};
+use swaplab_base::diagnostic::{Severity, Span};
 
 /// A file's tokens, logical lines and findings.
 pub(crate) struct Source<'a> {

@@ -14,7 +14,7 @@ use super::annotation::TypeExpr;
 use super::literal::{MAX_DEPTH, field_title, literal_value, string_literal};
 use super::schema::{Additional, Entries, Schema, Value};
 use super::source::Source;
-use crate::diagnostic::Span;
+use swaplab_base::diagnostic::Span;
 
 /// A model's `extra` setting (`model_config`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -229,7 +229,7 @@ impl<'m> SchemaBuilder<'m> {
     /// Attaches the `$defs` collected so far to `top`, sorted by name.
     pub(crate) fn finish(mut self, mut top: Schema) -> (Schema, Vec<(Span, String)>) {
         if !self.defs.is_empty() {
-            crate::order::sort_by(&mut self.defs, |a, b| a.0.cmp(&b.0));
+            swaplab_base::order::sort_by(&mut self.defs, |a, b| a.0.cmp(&b.0));
             top.defs = Some(Entries(self.defs));
         }
         (top, self.problems)

@@ -7,8 +7,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::diagnostic::Diagnostic;
-use crate::python::Extra;
+use crate::Extra;
+use swaplab_base::diagnostic::Diagnostic;
 
 /// A byte range of the file: start, end.
 pub(crate) type At = (usize, usize);

@@ -5,8 +5,8 @@
 //! Walking a value is capped at [`MAX_VALUE_DEPTH`] levels: deeper parts print as `...`
 //! and dump as `null`, so no value built outside can exhaust the stack.
 
-use crate::python::Value;
-use crate::python::float_repr;
+use crate::Value;
+use crate::float_repr;
 
 use super::MAX_VALUE_DEPTH;
 

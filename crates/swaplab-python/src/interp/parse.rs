@@ -9,10 +9,10 @@ use super::ast::{
     At, BinOp, Clause, CmpOp, CompKind, Const, Expr, ExprKind, FPart, Field, Target, UnOp,
 };
 use super::{LIMIT, MAX_NESTING, UNSUPPORTED};
-use crate::python::Value;
-use crate::python::lex::{SYNTAX, TokenKind};
-use crate::python::literal::{decode_str, number};
-use crate::python::source::Source;
+use crate::Value;
+use crate::lex::{SYNTAX, TokenKind};
+use crate::literal::{decode_str, number};
+use crate::source::Source;
 
 /// Why a piece of source cannot be compiled: where, a code and a message.
 #[derive(Clone, Debug)]
@@ -967,7 +967,7 @@ impl<'s, 'a> Parser<'s, 'a> {
         parser.finish()?;
         let trailing = sub.tokens.get(close + 1).is_some_and(|t| t.kind != TokenKind::Newline);
         let problems = sub.findings.finish();
-        if trailing || problems.iter().any(crate::diagnostic::Diagnostic::is_error) {
+        if trailing || problems.iter().any(swaplab_base::diagnostic::Diagnostic::is_error) {
             return Err(syntax(whole, "f-string: invalid expression"));
         }
         Ok(expr)

@@ -57,7 +57,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::diagnostic::{Diagnostic, LineTable, Span};
+use swaplab_base::diagnostic::{Diagnostic, LineTable, Span};
 
 pub use value::PyValue;
 
@@ -208,7 +208,7 @@ impl Program {
             None => Outcome::Raised {
                 exc_type: "NameError".to_owned(),
                 message: format!("name '{function}' is not defined"),
-                span: Span::point(crate::diagnostic::Position::START),
+                span: Span::point(swaplab_base::diagnostic::Position::START),
             },
         }
     }

@@ -11,10 +11,10 @@ use super::body::{self, CrmCall, MemoryAccess, Param, ResultKey, ResultShape};
 use super::literal::string_literal;
 use super::schema::{Additional, Entries, Schema};
 use super::source::{Call, Def, Item, Source};
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use swaplab_base::diagnostic::{Diagnostic, Severity, Span};
 
 /// Code of findings about constructs outside the subset.
-pub(crate) const UNSUPPORTED: &str = "swaplab.python.unsupported";
+pub const UNSUPPORTED: &str = "swaplab.python.unsupported";
 
 /// Code of findings about a tool's description.
 const DESCRIPTION: &str = "swaplab.python.tool_description";

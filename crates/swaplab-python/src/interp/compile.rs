@@ -15,13 +15,13 @@ use super::ast::{
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
 use super::runtime::is_builtin_exception;
 use super::{MAX_NESTING, Program};
-use crate::diagnostic::{Diagnostic, LineTable, Phase, Span};
-use crate::python::annotation::parse_type;
-use crate::python::lex::{SYNTAX, TokenKind};
-use crate::python::literal::literal_value;
-use crate::python::source::{Body, Class, Def, Import, Item, Line, Source, Stmt as RawStmt};
-use crate::python::tools::CLIENT_MODULE;
-use crate::python::{Extra, Value};
+use crate::annotation::parse_type;
+use crate::lex::{SYNTAX, TokenKind};
+use crate::literal::literal_value;
+use crate::source::{Body, Class, Def, Import, Item, Line, Source, Stmt as RawStmt};
+use crate::tools::CLIENT_MODULE;
+use crate::{Extra, Value};
+use swaplab_base::diagnostic::{Diagnostic, LineTable, Phase, Span};
 
 /// Names the file imported that compiling needs to recognise, under the names it uses.
 struct Names {
@@ -110,7 +110,7 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         }
     }
     diagnostics.append(&mut module.diagnostics);
-    crate::order::sort_by(&mut diagnostics, |a, b| {
+    swaplab_base::order::sort_by(&mut diagnostics, |a, b| {
         (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message))
     });
     diagnostics.dedup();
@@ -408,7 +408,7 @@ impl Module<'_> {
         };
         let body = body.map_err(|found| self.report(source, &found));
         let mut locals: BTreeSet<String> =
-            crate::order::set_of(params.iter().map(|p| p.name.clone()));
+            swaplab_base::order::set_of(params.iter().map(|p| p.name.clone()));
         if let Ok(statements) = &body {
             collect_locals(statements, &mut locals);
         }

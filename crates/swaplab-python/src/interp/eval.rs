@@ -22,8 +22,8 @@ use super::{
     Host, HostError, LIMIT, MAX_CALL_DEPTH, MAX_RECURSION, MAX_SIZE, MAX_STEPS, MAX_VALUE_DEPTH,
     Outcome, Program, PyValue, UNSUPPORTED, WORK_PER_STEP,
 };
-use crate::diagnostic::{Diagnostic, LineIndex, Phase, Span};
-use crate::python::Extra;
+use crate::Extra;
+use swaplab_base::diagnostic::{Diagnostic, LineIndex, Phase, Span};
 
 /// Why evaluation stopped early.
 pub(crate) enum Signal {

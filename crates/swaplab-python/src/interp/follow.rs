@@ -1,4 +1,4 @@
-//! Whether a function's body is read whole by the textual scanner ([`crate::python`]'s
+//! Whether a function's body is read whole by the textual scanner ([`crate`]'s
 //! `crm_calls`): a body outside the subset, a call of another function of the file, or a
 //! use of something the subset does not have (an imported module or name, a class, a
 //! builtin such as `getattr`) leaves code the scanner never reads, so what it found is
@@ -13,7 +13,7 @@ use super::Program;
 use super::ast::{Clause, Expr, ExprKind, FPart, Function, Global, Stmt, StmtKind, Target};
 use super::compile::target_names;
 use super::runtime::{Val, builtin_value};
-use crate::diagnostic::LineIndex;
+use swaplab_base::diagnostic::LineIndex;
 
 /// Why the scanner's reading of `function` may leave something out, in words that
 /// follow "because ": `None` when the body uses only what the reading follows.

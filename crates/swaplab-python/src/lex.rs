@@ -9,7 +9,7 @@
 use serde::Serialize;
 
 use super::locate::Findings;
-use crate::diagnostic::Severity;
+use swaplab_base::diagnostic::Severity;
 
 /// Code of every syntax finding.
 pub(crate) const SYNTAX: &str = "swaplab.python.syntax";

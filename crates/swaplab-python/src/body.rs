@@ -14,7 +14,7 @@ use super::lex::TokenKind;
 use super::literal::{literal_value, string_literal};
 use super::schema::Value;
 use super::source::{Body, RawParam, Source};
-use crate::diagnostic::{Severity, Span};
+use swaplab_base::diagnostic::{Severity, Span};
 
 /// How a parameter is declared.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -51,13 +51,13 @@ pub use interp::{Host, HostError, Outcome, Program, PyValue, compile_module};
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};
 pub use pydantic::Extra;
-pub(crate) use schema::float_repr;
+pub use schema::float_repr;
 pub use schema::{Additional, Entries, Schema, Value};
-pub(crate) use tools::UNSUPPORTED;
+pub use tools::UNSUPPORTED;
 pub use tools::{ToolFunction, ToolModule, scan_tool_module};
 
-use crate::diagnostic::Diagnostic;
 use serde::Serialize;
+use swaplab_base::diagnostic::Diagnostic;
 
 /// The Python readers' caps in one place: the lexer's nesting (reported as CPython
 /// reports it) and the interpreter's bounds on what one tool call may do.

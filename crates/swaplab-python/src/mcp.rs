@@ -20,7 +20,7 @@ use super::source::{Call, Class, Def, Item, Source, Stmt};
 use super::tools::{
     CLIENT_MODULE, DUPLICATE, UNSUPPORTED, report_module_import, report_odd_decorators, report_star,
 };
-use crate::diagnostic::{Diagnostic, Severity, Span};
+use swaplab_base::diagnostic::{Diagnostic, Severity, Span};
 
 /// Code of findings about signatures FastMCP refuses.
 const SIGNATURE: &str = "swaplab.python.fastmcp_signature";

@@ -239,7 +239,7 @@ impl serde_json::ser::Formatter for PythonFormatter {
 
 /// Python's `repr(float)`: the shortest digits that round-trip, fixed notation for
 /// exponents from -4 to 15, else `d.ddde+XX`.
-pub(crate) fn float_repr(value: f64) -> String {
+pub fn float_repr(value: f64) -> String {
     if value.is_nan() {
         return "NaN".to_owned();
     }

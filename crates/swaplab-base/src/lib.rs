@@ -1,0 +1,9 @@
+//! The leaves every Swap Lab reader stands on, with no Swap Lab dependency of their own:
+//! [`diagnostic`] (a finding at `file:line:col`, its severity, phase and code) and
+//! [`order`] (the one stable sort the wasm links, instead of one per element type).
+//!
+//! `swaplab-python` and `swaplab-core` both build on these; the core re-exports them as
+//! `swaplab_core::diagnostic` and `swaplab_core::order`.
+
+pub mod diagnostic;
+pub mod order;
