@@ -389,6 +389,10 @@ impl Interp<'_, '_> {
                         at,
                     ));
                 }
+                '{' if chars.peek().is_none() => {
+                    let message = "Single '{' encountered in format string";
+                    return Err(self.raise("ValueError", message, at));
+                }
                 '{' => {
                     let mut depth = 0usize;
                     let mut end = None;
