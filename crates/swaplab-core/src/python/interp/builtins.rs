@@ -73,6 +73,23 @@ const OTHER_STR_METHODS: [&str; 8] = [
     "translate",
 ];
 
+/// The methods and attributes of `int` and `float` (both, for short).
+const NUMBER_ATTRIBUTES: [&str; 13] = [
+    "as_integer_ratio",
+    "bit_count",
+    "bit_length",
+    "conjugate",
+    "denominator",
+    "from_bytes",
+    "fromhex",
+    "hex",
+    "imag",
+    "is_integer",
+    "numerator",
+    "real",
+    "to_bytes",
+];
+
 /// Whether the subset runs `<kind>.<name>()`.
 pub(crate) fn has_method(kind: &str, name: &str) -> bool {
     match kind {
@@ -83,11 +100,15 @@ pub(crate) fn has_method(kind: &str, name: &str) -> bool {
     }
 }
 
-/// Whether Python has `<kind>.<name>()` though the subset does not run it.
+/// Whether Python has `<kind>.<name>` (a method or an attribute) though the subset does
+/// not run it.
 pub(crate) fn python_has_method(kind: &str, name: &str) -> bool {
     let other = match kind {
         "str" => OTHER_STR_METHODS.contains(&name),
         "dict" => name == "fromkeys",
+        "int" | "bool" | "float" => NUMBER_ATTRIBUTES.contains(&name),
+        "tuple" => name == "count" || name == "index",
+        "range" => matches!(name, "count" | "index" | "start" | "stop" | "step"),
         _ => false,
     };
     other || name.starts_with("__")

@@ -926,8 +926,11 @@ impl Interp<'_, '_> {
                 Err(self.unsupported(&format!("the class attribute `.{name}`"), at))
             }
             other => {
-                let message =
-                    format!("'{}' object has no attribute '{name}'", self.type_name(other));
+                let kind = self.type_name(other);
+                if super::builtins::python_has_method(&kind, name) {
+                    return Err(self.unsupported(&format!("`{kind}.{name}`"), at));
+                }
+                let message = format!("'{kind}' object has no attribute '{name}'");
                 Err(self.raise("AttributeError", message, at))
             }
         }
