@@ -451,6 +451,10 @@ impl Interp<'_, '_> {
                 Ok(Val::str(&self.format_value(&value.unwrap_or(Val::None), &spec, at)?))
             }
             Builtin::Sorted => {
+                if args.len() != 1 {
+                    let message = format!("sorted expected 1 argument, got {}", args.len());
+                    return Err(self.raise("TypeError", message, at));
+                }
                 let [iterable, key, reverse] =
                     take(self.bind(name, args, kwargs, &["iterable", "key", "reverse"], 1, at)?);
                 let items = self.collect(&iterable.unwrap_or(Val::None), at)?;
@@ -1131,8 +1135,15 @@ impl Interp<'_, '_> {
             "replace" => {
                 let [old, new, count] =
                     take(self.bind(name, args, kwargs, &["old", "new", "count"], 2, at)?);
-                let old = self.text_arg(name, &old.unwrap_or(Val::None), at)?;
-                let new = self.text_arg(name, &new.unwrap_or(Val::None), at)?;
+                let nth = |i: usize, value: Option<Val>| match value {
+                    Some(Val::Str(s)) => Ok(s),
+                    other => {
+                        let other = self.type_name(&other.unwrap_or(Val::None));
+                        let message = format!("replace() argument {i} must be str, not {other}");
+                        Err(self.raise("TypeError", message, at))
+                    }
+                };
+                let (old, new) = (nth(1, old)?, nth(2, new)?);
                 let count = match count {
                     Some(c) => usize::try_from(self.int_arg(&c, at)?).ok(),
                     None => None,
