@@ -19,6 +19,7 @@ mod order;
 mod permalink;
 mod proof;
 mod python;
+mod python_cpython;
 mod python_interp;
 mod pyyaml;
 mod rasa_config;

@@ -73,6 +73,23 @@ const OTHER_STR_METHODS: [&str; 8] = [
     "translate",
 ];
 
+/// The methods and attributes of `int` and `float` (both, for short).
+const NUMBER_ATTRIBUTES: [&str; 13] = [
+    "as_integer_ratio",
+    "bit_count",
+    "bit_length",
+    "conjugate",
+    "denominator",
+    "from_bytes",
+    "fromhex",
+    "hex",
+    "imag",
+    "is_integer",
+    "numerator",
+    "real",
+    "to_bytes",
+];
+
 /// Whether the subset runs `<kind>.<name>()`.
 pub(crate) fn has_method(kind: &str, name: &str) -> bool {
     match kind {
@@ -83,11 +100,15 @@ pub(crate) fn has_method(kind: &str, name: &str) -> bool {
     }
 }
 
-/// Whether Python has `<kind>.<name>()` though the subset does not run it.
+/// Whether Python has `<kind>.<name>` (a method or an attribute) though the subset does
+/// not run it.
 pub(crate) fn python_has_method(kind: &str, name: &str) -> bool {
     let other = match kind {
         "str" => OTHER_STR_METHODS.contains(&name),
         "dict" => name == "fromkeys",
+        "int" | "bool" | "float" => NUMBER_ATTRIBUTES.contains(&name),
+        "tuple" => name == "count" || name == "index",
+        "range" => matches!(name, "count" | "index" | "start" | "stop" | "step"),
         _ => false,
     };
     other || name.starts_with("__")
@@ -430,6 +451,10 @@ impl Interp<'_, '_> {
                 Ok(Val::str(&self.format_value(&value.unwrap_or(Val::None), &spec, at)?))
             }
             Builtin::Sorted => {
+                if args.len() != 1 {
+                    let message = format!("sorted expected 1 argument, got {}", args.len());
+                    return Err(self.raise("TypeError", message, at));
+                }
                 let [iterable, key, reverse] =
                     take(self.bind(name, args, kwargs, &["iterable", "key", "reverse"], 1, at)?);
                 let items = self.collect(&iterable.unwrap_or(Val::None), at)?;
@@ -1110,8 +1135,15 @@ impl Interp<'_, '_> {
             "replace" => {
                 let [old, new, count] =
                     take(self.bind(name, args, kwargs, &["old", "new", "count"], 2, at)?);
-                let old = self.text_arg(name, &old.unwrap_or(Val::None), at)?;
-                let new = self.text_arg(name, &new.unwrap_or(Val::None), at)?;
+                let nth = |i: usize, value: Option<Val>| match value {
+                    Some(Val::Str(s)) => Ok(s),
+                    other => {
+                        let other = self.type_name(&other.unwrap_or(Val::None));
+                        let message = format!("replace() argument {i} must be str, not {other}");
+                        Err(self.raise("TypeError", message, at))
+                    }
+                };
+                let (old, new) = (nth(1, old)?, nth(2, new)?);
                 let count = match count {
                     Some(c) => usize::try_from(self.int_arg(&c, at)?).ok(),
                     None => None,

@@ -126,6 +126,26 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
     }
 }
 
+/// Whether a class body holds nothing but docstrings, `pass` and `...`.
+fn bare_body(source: &Source<'_>, body: &Body) -> bool {
+    let mut statements = Vec::new();
+    if let Some((s, e)) = body.inline {
+        source.line_statements(s, e, &mut statements);
+    }
+    for line in source.lines.get(body.lines.0..body.lines.1).unwrap_or_default() {
+        if line.depth == 1 {
+            source.line_statements(line.start, line.end, &mut statements);
+        }
+    }
+    statements.iter().all(|stmt| {
+        !stmt.header
+            && stmt.end == stmt.start + 1
+            && (source.is_kind(stmt.start, TokenKind::String)
+                || source.is_name(stmt.start, "pass")
+                || source.is_op(stmt.start, "..."))
+    })
+}
+
 /// The diagnostic for a problem.
 fn diagnostic(source: &Source<'_>, path: &str, problem: &Problem) -> Diagnostic {
     let span = source.findings.span(problem.at.0, problem.at.1);
@@ -231,6 +251,12 @@ impl Module<'_> {
             None => is_builtin_exception(b).then(|| b.clone()),
         });
         if let Some(base) = exception_base {
+            if !bare_body(source, &class.body) {
+                // Its methods and attributes would be ignored: refuse rather than guess.
+                let what = format!("the exception class `{name}` with a body of its own");
+                self.globals.insert(name, Global::Other(what));
+                return;
+            }
             self.exc_parents.insert(name.clone(), base);
             self.globals.insert(name.clone(), Global::ExcClass(name));
             return;

@@ -94,14 +94,33 @@ fn group(digits: &str, separator: char, every: usize) -> String {
     out
 }
 
-/// Pads `sign` + `body` to the spec's width.
-fn pad(spec: &Spec, sign: &str, body: &str, default_align: char) -> String {
-    let len = sign.chars().count() + body.chars().count();
-    let (fill, align) = match (spec.fill, spec.align) {
+/// The fill character and alignment a spec pads with.
+fn fill_align(spec: &Spec, default_align: char) -> (char, char) {
+    match (spec.fill, spec.align) {
         (fill, Some(align)) => (fill.unwrap_or(if spec.zero { '0' } else { ' ' }), align),
         (_, None) if spec.zero => ('0', '='),
         _ => (' ', default_align),
-    };
+    }
+}
+
+/// The integer digits of a number, ready to group: when the spec pads with `0` after the
+/// sign, Python pads before grouping, so the zeros are grouped too (`f"{1234:010,}"` is
+/// `00,001,234`); `room` is the width left for the grouped digits.
+fn zero_padded(digits: &str, spec: &Spec, room: usize, every: usize) -> String {
+    let grouped_len = |n: usize| n + n.saturating_sub(1) / every.max(1);
+    let mut n = digits.len();
+    if fill_align(spec, '>') == ('0', '=') {
+        while grouped_len(n) < room {
+            n += 1;
+        }
+    }
+    format!("{}{digits}", "0".repeat(n - digits.len()))
+}
+
+/// Pads `sign` + `body` to the spec's width.
+fn pad(spec: &Spec, sign: &str, body: &str, default_align: char) -> String {
+    let len = sign.chars().count() + body.chars().count();
+    let (fill, align) = fill_align(spec, default_align);
     if spec.width <= len {
         return format!("{sign}{body}");
     }
@@ -143,10 +162,19 @@ fn float_body(x: f64, kind: Option<char>, precision: Option<usize>, alternate: b
     if x.is_nan() {
         return if upper { "NAN" } else { "nan" }.to_owned();
     }
+    // The alternate form keeps the point when no digit follows it: `f"{3.0:#.0f}"` is `3.`.
+    let point = |mut text: String| {
+        if alternate && !text.contains('.') {
+            text.insert(text.find(['e', 'E', '%']).unwrap_or(text.len()), '.');
+        }
+        text
+    };
     match kind {
-        Some('f' | 'F') => format!("{x:.*}", precision.unwrap_or(6)),
-        Some('%') => format!("{:.*}%", precision.unwrap_or(6), x * 100.0),
-        Some('e' | 'E') => python_exponent(&format!("{x:.*e}", precision.unwrap_or(6)), upper),
+        Some('f' | 'F') => point(format!("{x:.*}", precision.unwrap_or(6))),
+        Some('%') => point(format!("{:.*}%", precision.unwrap_or(6), x * 100.0)),
+        Some('e' | 'E') => {
+            point(python_exponent(&format!("{x:.*e}", precision.unwrap_or(6)), upper))
+        }
         Some('g' | 'G' | 'n') | None => {
             if kind.is_none() && precision.is_none() {
                 return repr_float(x);
@@ -183,7 +211,7 @@ fn float_body(x: f64, kind: Option<char>, precision: Option<usize>, alternate: b
                     text.push_str(".0");
                 }
             }
-            text
+            point(text)
         }
         _ => repr_float(x),
     }
@@ -260,16 +288,19 @@ impl Interp<'_, '_> {
                             }
                             _ => (magnitude.to_string(), "", 3),
                         };
+                        let prefix = if parsed.alternate { prefix } else { "" };
+                        let sign = format!("{}{prefix}", sign_of(n < 0, &parsed));
                         let digits = match parsed.grouping {
                             Some(',') if kind != 'd' && kind != 'n' => {
                                 let message = format!("Cannot specify ',' with '{kind}'.");
                                 return Err(self.raise("ValueError", message, at));
                             }
-                            Some(g) => group(&digits, g, every),
+                            Some(g) => {
+                                let room = parsed.width.saturating_sub(sign.len());
+                                group(&zero_padded(&digits, &parsed, room, every), g, every)
+                            }
                             None => digits,
                         };
-                        let prefix = if parsed.alternate { prefix } else { "" };
-                        let sign = format!("{}{prefix}", sign_of(n < 0, &parsed));
                         pad(&parsed, &sign, &digits, '>')
                     }
                     Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%') => {
@@ -300,16 +331,18 @@ impl Interp<'_, '_> {
 
     fn format_float(&self, x: f64, spec: &Spec) -> String {
         let negative = x < 0.0 || (x == 0.0 && x.is_sign_negative());
+        let sign = sign_of(negative && !x.is_nan(), spec);
         let body = float_body(x.abs(), spec.kind, spec.precision, spec.alternate);
         let body = match spec.grouping {
             Some(g) if body.starts_with(|c: char| c.is_ascii_digit()) => {
                 let end = body.find(|c: char| !c.is_ascii_digit()).unwrap_or(body.len());
                 let (whole, rest) = body.split_at(end);
-                format!("{}{rest}", group(whole, g, 3))
+                let room = spec.width.saturating_sub(sign.len() + rest.chars().count());
+                format!("{}{rest}", group(&zero_padded(whole, spec, room, 3), g, 3))
             }
             _ => body,
         };
-        pad(spec, sign_of(negative && !x.is_nan(), spec), &body, '>')
+        pad(spec, sign, &body, '>')
     }
 
     /// `template.format(*args, **kwargs)`.
@@ -355,6 +388,10 @@ impl Interp<'_, '_> {
                         "Single '}' encountered in format string",
                         at,
                     ));
+                }
+                '{' if chars.peek().is_none() => {
+                    let message = "Single '{' encountered in format string";
+                    return Err(self.raise("ValueError", message, at));
                 }
                 '{' => {
                     let mut depth = 0usize;

@@ -163,6 +163,9 @@ impl Interp<'_, '_> {
             (BinOp::Mod, Val::Str(_), _) => {
                 Err(self.unsupported("printf-style `%` formatting (use an f-string)", at))
             }
+            (BinOp::BitOr, _, _) if union_operands(a, b) => {
+                Err(self.unsupported("a union of types (`int | str`)", at))
+            }
             (BinOp::Add, Val::Str(_) | Val::List(_) | Val::Tuple(_), other) => {
                 let kind = self.type_name(a);
                 let message = format!(
@@ -926,8 +929,11 @@ impl Interp<'_, '_> {
                 Err(self.unsupported(&format!("the class attribute `.{name}`"), at))
             }
             other => {
-                let message =
-                    format!("'{}' object has no attribute '{name}'", self.type_name(other));
+                let kind = self.type_name(other);
+                if super::builtins::python_has_method(&kind, name) {
+                    return Err(self.unsupported(&format!("`{kind}.{name}`"), at));
+                }
+                let message = format!("'{kind}' object has no attribute '{name}'");
                 Err(self.raise("AttributeError", message, at))
             }
         }
@@ -1259,6 +1265,14 @@ impl Interp<'_, '_> {
 }
 
 /// The items repeated `times` times.
+/// Whether `a | b` is Python's union of types (`int | str`, `str | None`).
+fn union_operands(a: &Val, b: &Val) -> bool {
+    let is_type = |v: &Val| matches!(v, Val::Type(_) | Val::ExcClass(_) | Val::Model(_));
+    (is_type(a) || is_type(b))
+        && (is_type(a) || matches!(a, Val::None))
+        && (is_type(b) || matches!(b, Val::None))
+}
+
 fn repeat_items(items: &[Val], times: usize) -> Vec<Val> {
     (0..times).flat_map(|_| items.iter().cloned()).collect()
 }

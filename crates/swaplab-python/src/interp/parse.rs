@@ -766,6 +766,9 @@ impl<'s, 'a> Parser<'s, 'a> {
                 formatted = true;
                 self.nested(|p| p.fstring(text, at.0, &mut parts))?;
             } else {
+                if let Some(what) = undecodable_escape(text).filter(|_| !prefix.contains('r')) {
+                    return Err(unsupported(at, what));
+                }
                 push_text(&mut parts, &decode_str(text).unwrap_or_default());
             }
             self.pos += 1;
@@ -1023,6 +1026,35 @@ fn push_text(parts: &mut Vec<FPart>, text: &str) {
     } else {
         parts.push(FPart::Text(text.to_owned()));
     }
+}
+
+/// An escape of a `str` literal that cannot be decoded faithfully here: `\N{…}` (there is
+/// no table of character names) or a lone surrogate such as `\ud800` (a Rust string
+/// cannot hold one).
+fn undecodable_escape(text: &str) -> Option<&'static str> {
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            continue;
+        }
+        let rest = chars.as_str();
+        let width = match chars.next() {
+            Some('N') if rest.get(1..).is_some_and(|r| r.starts_with('{')) => {
+                return Some("a `\\N{…}` escape");
+            }
+            Some('u') => 4,
+            Some('U') => 8,
+            _ => continue,
+        };
+        let digits = rest.get(1..=width).unwrap_or_default();
+        if digits.len() == width
+            && digits.bytes().all(|b| b.is_ascii_hexdigit())
+            && u32::from_str_radix(digits, 16).is_ok_and(|v| (0xd800..0xe000).contains(&v))
+        {
+            return Some("a lone surrogate escape");
+        }
+    }
+    None
 }
 
 /// Decodes the escapes of a literal chunk of an f-string and appends it.
