@@ -2,8 +2,8 @@
 //!
 //! A thin shell: it parses arguments, reads and writes files, and prints what
 //! `swaplab-core` computes. Exit codes follow ripgrep's habit: 0 when all is well,
-//! 1 when a comparison found a difference, 2 on an error; and 3 when `review` or
-//! `attack` found nothing wrong but could not test everything (never a 0).
+//! 1 when a comparison found a difference, 2 on an error; and 3 when `prove`, `review`
+//! or `attack` found nothing wrong but could not test everything (never a 0).
 
 mod attack;
 mod converse;
@@ -129,7 +129,8 @@ EXIT STATUS:
        crossed customers; diff: differences; parse: errors; attack and converse: an
        agent that does not start)
     2  an error, with a message saying what to fix
-    3  nothing failed, but something could not be tested (review: a check marked ?;
+    3  nothing failed, but something could not be tested (prove: the lookup tool's
+       body is outside the Python Swap Lab runs; review: a check marked ?;
        attack: a side with nothing to probe or no other customer in the seed, or
        probes whose tool body is outside the Python Swap Lab runs)
 ";

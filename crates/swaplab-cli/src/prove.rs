@@ -1,5 +1,7 @@
 //! `swaplab prove`: the companion proof, printed as the tutorial's script prints it.
-//! Exit 0 when every check passes, 1 when any fails.
+//! Exit 0 when every check passes, 1 when any fails or the script would stop early, 3
+//! when nothing failed but Swap Lab could not run the rest (a tool body outside its
+//! Python).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -63,5 +65,13 @@ pub fn run(
         };
         write!(out, "{painted}")?;
     }
-    Ok(if proof.passed() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    // 3, as `review` and `attack` use it: nothing failed, but the proof could not run to
+    // its end in Swap Lab, so it proved nothing either way.
+    Ok(if proof.passed() {
+        ExitCode::SUCCESS
+    } else if proof.could_not_run() && proof.failed().is_empty() {
+        ExitCode::from(3)
+    } else {
+        ExitCode::from(1)
+    })
 }

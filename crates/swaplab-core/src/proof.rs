@@ -333,8 +333,7 @@ fn run(workspace: &Workspace, sim: &Simulation, groups: &mut Vec<ProofGroup>) ->
     }
 
     groups.push(heading(6, "a tool call over MCP returns the CRM fact"));
-    lookup(sim, server, &mut last(groups).checks);
-    Ok(())
+    lookup(sim, server, &mut last(groups).checks)
 }
 
 fn heading(number: usize, title: &str) -> ProofGroup {
@@ -502,7 +501,13 @@ fn server_up(sim: &Simulation) -> Result<&crate::sim::mcp::McpServer, Stop> {
 }
 
 /// Group 6: `find_contact_by_email` over MCP, for a known address and for an absent one.
-fn lookup(sim: &Simulation, server: &crate::sim::mcp::McpServer, checks: &mut Vec<ProofCheck>) {
+/// A call whose tool body leaves the Python Swap Lab runs stops the proof as "could not
+/// run": what the real server would answer is unknown, so neither a pass nor a fail.
+fn lookup(
+    sim: &Simulation,
+    server: &crate::sim::mcp::McpServer,
+    checks: &mut Vec<ProofCheck>,
+) -> Result<(), Stop> {
     let mut crm = Crm::new(sim.seed.clone());
     let init = object([
         ("jsonrpc", string("2.0")),
@@ -531,15 +536,18 @@ fn lookup(sim: &Simulation, server: &crate::sim::mcp::McpServer, checks: &mut Ve
                 ]),
             ),
         ]);
+        let exchange = server.handle(&request, &mut crm);
+        if let Some(note) = exchange.call.as_ref().and_then(|c| c.unsupported.clone()) {
+            return Err(Stop::CouldNotRun { reason: format!("{LOOKUP_TOOL}: {note}") });
+        }
         // `result.structuredContent`, `None` when absent or null.
-        server
-            .handle(&request, &mut crm)
+        Ok(exchange
             .response
             .and_then(|r| json::get(&r, "result").cloned())
             .and_then(|r| json::get(&r, "structuredContent").cloned())
-            .filter(|v| *v != Value::Null)
+            .filter(|v| *v != Value::Null))
     };
-    let found = call(1, KNOWN_EMAIL);
+    let found = call(1, KNOWN_EMAIL)?;
     checks.push(check(
         "result is structured, not text blocks",
         found.is_some(),
@@ -559,11 +567,12 @@ fn lookup(sim: &Simulation, server: &crate::sim::mcp::McpServer, checks: &mut Ve
         ok && name == Some(string(KNOWN_NAME)),
         format!("{} at {}", py_str(name.as_ref()), py_str(get(&found, "company").as_ref())),
     ));
-    let absent = call(2, ABSENT_EMAIL);
+    let absent = call(2, ABSENT_EMAIL)?;
     let error = get(&absent, "error");
     checks.push(check(
         "absent contact is not an error",
         error == Some(string("contact_not_found")),
         format!("error={}", py_str(error.as_ref())),
     ));
+    Ok(())
 }

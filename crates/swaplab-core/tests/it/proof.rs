@@ -234,3 +234,29 @@ fn crlf_files_are_read_with_universal_newlines() {
         "{text}"
     );
 }
+
+/// A lookup whose body Swap Lab cannot run is not a failed lookup: the proof says it
+/// could not run, with the interpreter's reason, and never prints `None at None`.
+#[test]
+fn a_lookup_outside_the_subset_stops_the_proof_as_could_not_run() {
+    let mut workspace = tutorial_workspace();
+    edit(
+        &mut workspace,
+        "server/scripts/mcp_crm_server.py",
+        "async def find_contact_by_email(email: str) -> CrmResult:\n",
+        "async def find_contact_by_email(email: str) -> CrmResult:\n    match email:\n        case _:\n            pass\n",
+    );
+    let proof = prove(&workspace);
+    assert!(proof.could_not_run(), "{}", proof.to_text());
+    assert!(!proof.passed());
+    let text = proof.to_text();
+    assert!(!text.contains("None at None"), "{text}");
+    assert!(
+        text.contains("  Swap Lab could not run the rest of the proof: find_contact_by_email: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  6. a tool call over MCP returns the CRM fact\n  Swap Lab could not run"),
+        "{text}"
+    );
+}
