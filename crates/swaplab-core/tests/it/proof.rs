@@ -260,3 +260,27 @@ fn a_lookup_outside_the_subset_stops_the_proof_as_could_not_run() {
         "{text}"
     );
 }
+
+/// A real project's server imports its own client module, which Swap Lab does not run
+/// yet: `tools/list` still comes from the file, and the lookup could not run.
+#[test]
+fn a_server_on_its_own_client_module_lists_its_tools_and_could_not_run_the_lookup() {
+    let mut workspace = tutorial_workspace();
+    edit(
+        &mut workspace,
+        "server/scripts/mcp_crm_server.py",
+        "from hubspot_client import crm",
+        "from lib.hubspot import crm",
+    );
+    let proof = prove(&workspace);
+    let text = proof.to_text();
+    assert_eq!(proof.groups.len(), 6, "{text}");
+    assert!(
+        text.contains(
+            "  ✓ server exposes find_contact_by_email         imported by identify_customer\n"
+        ),
+        "{text}"
+    );
+    assert!(proof.could_not_run(), "{text}");
+    assert!(proof.failed().is_empty(), "{text}");
+}
