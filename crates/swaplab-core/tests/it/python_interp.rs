@@ -1683,3 +1683,74 @@ fn random_and_hostile_input_never_panics() {
         run_everything(source);
     }
 }
+
+/// The diagnostic of a body that does not compile: `code message`.
+fn compile_error(body: &str) -> String {
+    let source = format!("def f():\n    {body}\n");
+    let program = compile_module("e.py", &source);
+    let [diagnostic] = program.diagnostics.as_slice() else {
+        panic!("expected one diagnostic for {source:?}: {:?}", program.diagnostics)
+    };
+    format!("{} {}", diagnostic.code, diagnostic.message)
+}
+
+#[test]
+fn numeric_literals_group_digits_with_underscores() {
+    // Values and messages from the machine's python3 (3.11): `eval` of each literal.
+    assert_eq!(
+        run_body(
+            "return (1_000, 0x_FF, 0X_ff, 0b_1010, 0o_17, 1_000.000_1, 1_0e1_0, 1e-1_0, .5_5, 0_0, \
+             00, 5_5., 1_2E-3_4, 0xFF_FF, 9_223_372_036_854_775_807, 1.e5, 0e0, 09.5e1, 0_9.5)"
+        ),
+        "= (1000, 255, 255, 10, 15, 1000.0001, 100000000000.0, 1e-10, 0.55, 0, 0, 55.0, \
+         1.2e-33, 65535, 9223372036854775807, 100000.0, 0.0, 95.0, 9.5)"
+    );
+    let syntax = "swaplab.python.syntax";
+    let leading = "leading zeros in decimal integer literals are not permitted; use an 0o \
+                   prefix for octal integers";
+    for (literal, message) in [
+        ("0_1", leading),
+        ("01", leading),
+        ("1__0", "invalid decimal literal"),
+        ("1_", "invalid decimal literal"),
+        ("0_", "invalid decimal literal"),
+        ("1_.5", "invalid decimal literal"),
+        ("1._5", "invalid decimal literal"),
+        ("1.5_", "invalid decimal literal"),
+        ("1e_5", "invalid decimal literal"),
+        ("1e5_", "invalid decimal literal"),
+        ("1_e5", "invalid decimal literal"),
+        ("1e", "invalid decimal literal"),
+        ("1ee5", "invalid decimal literal"),
+        ("1a", "invalid decimal literal"),
+        ("0x_", "invalid hexadecimal literal"),
+        ("0x__1", "invalid hexadecimal literal"),
+        ("0x1_", "invalid hexadecimal literal"),
+        ("0x_ff_", "invalid hexadecimal literal"),
+        ("0xg", "invalid hexadecimal literal"),
+        ("0x1j", "invalid hexadecimal literal"),
+        ("0b2", "invalid digit '2' in binary literal"),
+        ("0b12", "invalid digit '2' in binary literal"),
+        ("0b1__0", "invalid binary literal"),
+        ("0b", "invalid binary literal"),
+        ("0o8", "invalid digit '8' in octal literal"),
+        ("0o19", "invalid digit '9' in octal literal"),
+        ("0o", "invalid octal literal"),
+        ("1jj", "invalid imaginary literal"),
+        ("1.2.3", "invalid syntax"),
+    ] {
+        assert_eq!(compile_error(&format!("return {literal}")), format!("{syntax} {message}"));
+    }
+    assert_eq!(
+        compile_error("return 1_000j"),
+        "swaplab.python.unsupported a complex number is outside the Python subset Swap Lab runs"
+    );
+    assert_eq!(
+        compile_error("return 0x_FFFF_FFFF_FFFF_FFFF_F"),
+        "swaplab.python.limit an integer beyond 64 bits is outside what Swap Lab runs"
+    );
+    // A literal of 200 000 digits, grouped or not, is read in linear time.
+    let huge = vec!["123"; 100_000].join("_");
+    assert!(compile_error(&format!("return {huge}")).starts_with("swaplab.python.limit"));
+    assert_eq!(run_body(&format!("return 0.{huge} < 1")), "= True");
+}

@@ -13,7 +13,9 @@
 //! - **Statements**: expressions, `=` (names, `d[k]`, tuple unpacking), augmented
 //!   assignment, `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
 //!   `return`, `pass`, `raise`, `try`/`except`/`else`/`finally`, `assert`, `del`.
-//! - **Expressions**: literals of every string prefix but bytes, f-strings with
+//! - **Expressions**: literals of every string prefix but bytes, numbers as CPython's
+//!   tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a leading
+//!   zero is its `SyntaxError`), f-strings with
 //!   conversions and format specs, names, attributes, subscripts and slices, calls with
 //!   positional and keyword arguments, `await` (transparent), `not`/`and`/`or`,
 //!   comparisons (chained, `in`, `is`), arithmetic and bitwise operators, `a if c else b`,

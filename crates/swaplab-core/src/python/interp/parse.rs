@@ -9,9 +9,8 @@ use super::ast::{
     At, BinOp, Clause, CmpOp, CompKind, Const, Expr, ExprKind, FPart, Field, Target, UnOp,
 };
 use super::{LIMIT, MAX_NESTING, UNSUPPORTED};
-use crate::python::Value;
 use crate::python::lex::{SYNTAX, TokenKind};
-use crate::python::literal::{decode_str, number};
+use crate::python::literal::{Number, decode_str, read_number};
 use crate::python::source::Source;
 
 /// Why a piece of source cannot be compiled: where, a code and a message.
@@ -990,26 +989,14 @@ pub(crate) fn to_target(expr: Expr) -> PResult<Target> {
 
 /// The value of a number token.
 fn number_literal(text: &str, at: At) -> PResult<Const> {
-    match number(text) {
-        Some(Value::Int(n)) => Ok(Const::Int(n)),
-        Some(Value::Float(f)) => Ok(Const::Float(f)),
-        _ => {
-            let lower = text.to_ascii_lowercase();
-            let digits = lower.trim_start_matches("0x").trim_start_matches("0o");
-            let digits = digits.trim_start_matches("0b");
-            if lower.ends_with('j') {
-                Err(unsupported(at, "a complex number"))
-            } else if !digits.is_empty()
-                && digits.chars().all(|c| c.is_ascii_hexdigit() || c == '_')
-                && !(lower.len() > 1
-                    && lower.starts_with('0')
-                    && lower.chars().all(|c| c.is_ascii_digit()))
-            {
-                Err(limit(at, "an integer beyond 64 bits is outside what Swap Lab runs"))
-            } else {
-                Err(syntax(at, "invalid decimal literal"))
-            }
+    match read_number(text) {
+        Ok(Number::Int(n)) => Ok(Const::Int(n)),
+        Ok(Number::Float(f)) => Ok(Const::Float(f)),
+        Ok(Number::Complex) => Err(unsupported(at, "a complex number")),
+        Ok(Number::BigInt) => {
+            Err(limit(at, "an integer beyond 64 bits is outside what Swap Lab runs"))
         }
+        Err(message) => Err(syntax(at, message)),
     }
 }
 
