@@ -283,6 +283,28 @@ impl<'a> Source<'a> {
         parts
     }
 
+    /// `start..end` split at the `=` of assignments outside brackets: an `=` between
+    /// `lambda` and its colon gives a parameter its default and does not split.
+    pub(crate) fn split_assignment(&self, start: usize, end: usize) -> Vec<(usize, usize)> {
+        let mut parts = Vec::new();
+        let mut from = start;
+        let mut lambdas = 0usize;
+        let mut i = start;
+        while i < end {
+            if self.is_name(i, "lambda") {
+                lambdas += 1;
+            } else if lambdas > 0 && self.is_op(i, ":") {
+                lambdas -= 1;
+            } else if lambdas == 0 && self.is_op(i, "=") {
+                parts.push((from, i));
+                from = i + 1;
+            }
+            i = self.after(i, end);
+        }
+        parts.push((from, end.max(from)));
+        parts
+    }
+
     /// The source text of tokens `start..end`, verbatim.
     pub(crate) fn slice(&self, start: usize, end: usize) -> &'a str {
         let (Some(first), Some(last)) =

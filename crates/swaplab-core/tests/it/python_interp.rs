@@ -1165,8 +1165,8 @@ fn unsupported_at(source: &str) -> String {
 fn constructs_outside_the_subset_are_reported_at_their_token() {
     let cases: &[(&str, &str)] = &[
         (
-            "def f():\n    return sorted([1], key=lambda x: x)\ndef ok():\n    return 1\n",
-            "2:28 swaplab.python.unsupported `lambda` is outside the Python subset Swap Lab runs",
+            "def f():\n    return sorted([1], key=lambda *x: x)\ndef ok():\n    return 1\n",
+            "2:35 swaplab.python.unsupported a `*args` or `**kwargs` parameter is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    with open('x') as fh:\n        pass\n",
@@ -1443,6 +1443,18 @@ fn the_deepest_programs_the_limits_allow_fit_a_small_stack() {
             );
             assert!(
                 limit(compile_module("mix.py", &source).call("f", &n, false, &mut host)),
+                "{per_call}"
+            );
+        }
+        // Lambdas calling themselves through the scope they close over.
+        for per_call in [4, 8, 12, 20] {
+            let source = format!(
+                "def f(n):\n    g = lambda k: {}g(k + 1) if k >= 0 else 0{}\n    return g(n)\n",
+                "[".repeat(per_call),
+                "]".repeat(per_call)
+            );
+            assert!(
+                limit(compile_module("lambda.py", &source).call("f", &n, false, &mut host)),
                 "{per_call}"
             );
         }
@@ -1753,4 +1765,115 @@ fn numeric_literals_group_digits_with_underscores() {
     let huge = vec!["123"; 100_000].join("_");
     assert!(compile_error(&format!("return {huge}")).starts_with("swaplab.python.limit"));
     assert_eq!(run_body(&format!("return 0.{huge} < 1")), "= True");
+}
+
+/// Lambdas: keys, closures over the enclosing scope (live, as CPython's cells are),
+/// defaults evaluated when the lambda is, recursion through a local, and the errors of a
+/// bad call. The module and both results were run in the machine's python3 (3.11).
+const LAMBDAS: &str = r#"KEY = lambda d: d["n"]
+K = lambda x=1: x
+def g(key=lambda x: -x):
+    return sorted([1, 3, 2], key=key)
+def f():
+    out = []
+    rows = [{"n": 2, "c": "b"}, {"n": 1, "c": "a"}, {"n": 3, "c": "a"}]
+    out.append([r["n"] for r in sorted(rows, key=lambda r: (r["c"], -r["n"]))])
+    out.append(min(rows, key=KEY)["n"])
+    out.append(max(rows, key=lambda r: r["n"])["c"])
+    n = 5
+    add = lambda x: x + n
+    n = 10
+    out.append(add(1))
+    fs = [lambda x=i: x for i in range(3)]
+    out.append([h() for h in fs])
+    late = [lambda: i for i in range(3)]
+    out.append([h() for h in late])
+    fact = lambda n: 1 if n <= 1 else n * fact(n - 1)
+    out.append(fact(10))
+    curry = lambda a: lambda b: a + b
+    out.append(curry(1)(2))
+    pick = lambda x: "big" if x > 3 else "small"
+    out.append([pick(2), pick(5)])
+    a, b = lambda: 1, 2
+    out.append((a(), b))
+    out.append(K())
+    out.append(K(x=4))
+    out.append(g())
+    kw = lambda a, *, b=2: a + b
+    out.append(kw(1, b=3))
+    out.append((lambda: "now")())
+    return out
+def errors():
+    out = []
+    two = lambda x, y=2: x + y
+    for call in [lambda: two(), lambda: two(1, 2, 3), lambda: two(1, z=3), lambda: two(1, x=3), lambda: KEY(), lambda: (lambda: 1)(2)]:
+        try:
+            call()
+        except TypeError as e:
+            out.append(str(e))
+    m = lambda: z
+    try:
+        m()
+    except NameError as e:
+        out.append(str(e))
+    z = 1
+    out.append(m())
+    return out
+"#;
+
+#[test]
+fn lambdas_close_over_their_scope_as_cpython_does() {
+    assert_eq!(
+        outcome_of(LAMBDAS, "f"),
+        "= [[3, 1, 2], 1, 'a', 11, [0, 1, 2], [2, 2, 2], 3628800, 3, ['small', 'big'], (1, 2), \
+         1, 4, [3, 2, 1], 4, 'now']"
+    );
+    assert_eq!(
+        outcome_of(LAMBDAS, "errors"),
+        "= [\"errors.<locals>.<lambda>() missing 1 required positional argument: 'x'\", \
+         'errors.<locals>.<lambda>() takes from 1 to 2 positional arguments but 3 were given', \
+         \"errors.<locals>.<lambda>() got an unexpected keyword argument 'z'\", \
+         \"errors.<locals>.<lambda>() got multiple values for argument 'x'\", \
+         \"<lambda>() missing 1 required positional argument: 'd'\", \
+         'errors.<locals>.<lambda>.<locals>.<lambda>() takes 0 positional arguments but 1 was given', \
+         \"cannot access free variable 'z' where it is not associated with a value in enclosing scope\", 1]"
+    );
+    // CPython adds the address: `<function f.<locals>.<lambda> at 0x…>`.
+    assert_eq!(run_body("return repr(lambda: 1)"), "= '<function f.<locals>.<lambda>>'");
+    assert_eq!(
+        compile_error("return lambda x, x: 1"),
+        "swaplab.python.syntax duplicate argument 'x' in function definition"
+    );
+    // Python 3.12's wording (3.11 says "non-default argument follows default argument").
+    assert_eq!(
+        compile_error("return lambda x=1, y: 1"),
+        "swaplab.python.syntax parameter without a default follows parameter with a default"
+    );
+    assert_eq!(
+        compile_error("return lambda *a: a"),
+        "swaplab.python.unsupported a `*args` or `**kwargs` parameter is outside the Python subset Swap Lab runs"
+    );
+
+    // Hostile: lambdas nested past the cap, recursion without end, a loop making them.
+    let deep = format!("return {}1", "lambda: ".repeat(100_000));
+    assert!(compile_error(&deep).starts_with("swaplab.python.limit"), "{}", compile_error(&deep));
+    let defaults = format!("return {}1{}", "lambda x=".repeat(5_000), ": x".repeat(5_000));
+    assert!(compile_error(&defaults).starts_with("swaplab.python.limit"));
+    assert!(
+        run_body("g = lambda: g()\nreturn g()").starts_with("? more than 32 nested calls"),
+        "{}",
+        run_body("g = lambda: g()\nreturn g()")
+    );
+    assert!(
+        run_body("fs = []\nwhile True:\n    fs.append(lambda: fs)")
+            .starts_with("? this call took more")
+    );
+    assert_eq!(run_body("g = lambda: g\nreturn g()() is g"), "= True");
+    // Long chains of closures (through defaults, through scopes) free without recursion.
+    on_small_stack(|| {
+        let defaults = "x = None\nfor i in range(9000):\n    x = lambda y=x: y\nreturn 1";
+        assert_eq!(run_body(defaults), "= 1");
+        let scopes = "g = None\nfor i in range(9000):\n    g = (lambda h: lambda: h)(g)\nreturn 1";
+        assert_eq!(run_body(scopes), "= 1");
+    });
 }

@@ -136,6 +136,15 @@ pub(crate) enum ExprKind {
         value: Option<Box<Expr>>,
         clauses: Vec<Clause>,
     },
+    Lambda(Box<LambdaDef>),
+}
+
+/// `lambda params: body`.
+#[derive(Clone, Debug)]
+pub(crate) struct LambdaDef {
+    /// The parameters and their defaults (evaluated when the lambda is).
+    pub(crate) params: Vec<(String, Option<Expr>)>,
+    pub(crate) body: Expr,
 }
 
 /// `for target in iter if cond…` of a comprehension.

@@ -148,7 +148,7 @@ impl Module<'_> {
             self.import(import);
             return;
         }
-        let parts = source.split(stmt.start, stmt.end, "=");
+        let parts = source.split_assignment(stmt.start, stmt.end);
         let [(ts, te), value] = parts.as_slice() else { return };
         let te = source.find_top(*ts, *te, |i| source.is_op(i, ":")).unwrap_or(*te);
         let Some(name) = source.identifier(*ts).filter(|_| te == ts + 1) else { return };
@@ -764,7 +764,7 @@ impl Blocks<'_, '_> {
 
     fn assignment_or_expression(&self, s: usize, e: usize) -> PResult<StmtKind> {
         let expression_list = |range| Parser::expression_list(self.src, range, self.path);
-        let parts = self.src.split(s, e, "=");
+        let parts = self.src.split_assignment(s, e);
         if let Some((&value, targets)) = parts.split_last().filter(|(_, t)| !t.is_empty()) {
             let value = expression_list(value)?;
             let mut out = Vec::new();
@@ -795,7 +795,7 @@ impl Blocks<'_, '_> {
             };
             return Ok(StmtKind::AugAssign(target, op, expression_list((k + 1, e))?));
         }
-        if let Some(colon) = self.src.find_top(s, e, |i| self.src.is_op(i, ":")) {
+        if let Some(colon) = self.src.header_colon(s, e) {
             // `name: annotation` declares without binding.
             to_target(Parser::expression(self.src, (s, colon), self.path)?)?;
             return Ok(StmtKind::Pass);

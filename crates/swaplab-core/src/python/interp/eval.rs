@@ -7,16 +7,17 @@
 //! [`Signal::Stop`] that ends the run where it stands. When the call ends, every list
 //! and dict it built is emptied, so reference cycles cannot outlive it.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 use super::ast::{
-    At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, ParamKind, Stmt,
-    StmtKind, Target,
+    At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, LambdaDef, ParamKind,
+    Stmt, StmtKind, Target,
 };
-use super::compile::target_names;
 use super::runtime::{
-    DictObj, ExcObj, ListObj, ObjectObj, Val, builtin_exception_parent, builtin_value,
+    Closure, DictObj, Env, ExcObj, ListObj, ObjectObj, Scope, Val, builtin_exception_parent,
+    builtin_value,
 };
 use super::{
     Host, HostError, LIMIT, MAX_CALL_DEPTH, MAX_RECURSION, MAX_SIZE, MAX_STEPS, MAX_VALUE_DEPTH,
@@ -50,21 +51,36 @@ enum Exit {
     Continue,
 }
 
-/// The variables of one call.
+/// The variables of one call (or comprehension), in a scope a lambda can share.
 pub(crate) struct Frame<'p> {
-    pub(crate) vars: BTreeMap<String, Val>,
-    /// The names the function binds; `None` at module level.
+    pub(crate) env: Rc<Env>,
+    /// The names the function binds; `None` at module level, in a lambda and in a
+    /// comprehension.
     locals: Option<&'p BTreeSet<String>>,
 }
 
 impl<'p> Frame<'p> {
-    fn new(locals: Option<&'p BTreeSet<String>>) -> Frame<'p> {
-        Frame { vars: BTreeMap::new(), locals }
+    fn new(locals: Option<&'p BTreeSet<String>>, scope: Scope, parent: Option<Rc<Env>>) -> Self {
+        let env = Env { vars: RefCell::default(), scope, parent };
+        Frame { env: Rc::new(env), locals }
     }
 
     /// The scope of module-level expressions (defaults, constants).
     pub(crate) fn module() -> Frame<'p> {
-        Frame::new(None)
+        Frame::new(None, Scope::Module, None)
+    }
+
+    fn get(&self, name: &str) -> Option<Val> {
+        self.env.vars.borrow().get(name).cloned()
+    }
+
+    fn set(&self, name: String, value: Val) {
+        let old = self.env.vars.borrow_mut().insert(name, value);
+        drop(old);
+    }
+
+    fn remove(&self, name: &str) -> Option<Val> {
+        self.env.vars.borrow_mut().remove(name)
     }
 }
 
@@ -84,7 +100,12 @@ pub(crate) struct Interp<'p, 'h> {
     resolving: Vec<String>,
     lists: Vec<Weak<ListObj>>,
     dicts: Vec<Weak<DictObj>>,
+    /// Scopes a lambda closed over: their variables can hold the lambda.
+    envs: Vec<Weak<Env>>,
     prune_at: usize,
+    /// The lambdas evaluated in this run, and their index by source offset.
+    lambdas: Vec<&'p LambdaDef>,
+    lambda_index: BTreeMap<usize, usize>,
 }
 
 /// Runs function `index` of `program`.
@@ -108,7 +129,10 @@ pub(crate) fn run(
         resolving: Vec::new(),
         lists: Vec::new(),
         dicts: Vec::new(),
+        envs: Vec::new(),
         prune_at: 1024,
+        lambdas: Vec::new(),
+        lambda_index: BTreeMap::new(),
     };
     let outcome = interp.run(index, kwargs, with_context);
     interp.break_cycles();
@@ -122,7 +146,7 @@ impl<'p> Interp<'p, '_> {
             return Outcome::Returned(PyValue::None);
         };
         let at = function.range;
-        let result = self.bind_and_call(function, kwargs, with_context);
+        let result = self.bind_and_call(index, function, kwargs, with_context);
         // Handing the result over has a budget of its own.
         self.steps = 0;
         match result.and_then(|value| self.py_of(&value, 0, at)) {
@@ -148,6 +172,7 @@ impl<'p> Interp<'p, '_> {
 
     fn bind_and_call(
         &mut self,
+        index: usize,
         function: &'p Function,
         kwargs: &[(String, PyValue)],
         with_context: bool,
@@ -164,7 +189,7 @@ impl<'p> Interp<'p, '_> {
                 format!("{}() got an unexpected keyword argument '{name}'", function.name);
             return Err(self.raise("TypeError", message, at));
         }
-        let mut frame = Frame::new(Some(&function.locals));
+        let frame = Frame::new(Some(&function.locals), Scope::Function(index), None);
         let mut missing = Vec::new();
         for param in &function.params {
             let value = match kwargs.iter().find(|(k, _)| *k == param.name) {
@@ -179,7 +204,7 @@ impl<'p> Interp<'p, '_> {
                     }
                 },
             };
-            frame.vars.insert(param.name.clone(), value);
+            frame.set(param.name.clone(), value);
         }
         if !missing.is_empty() {
             return Err(self.raise("TypeError", missing_message(&function.name, &missing), at));
@@ -189,11 +214,7 @@ impl<'p> Interp<'p, '_> {
 
     fn execute(&mut self, body: &'p [Stmt], mut frame: Frame<'p>, at: At) -> R<Val> {
         if self.calls >= MAX_CALL_DEPTH {
-            let message = format!(
-                "more than {MAX_CALL_DEPTH} nested calls: a function that calls itself \
-                 without end, or recursion deeper than Swap Lab runs"
-            );
-            return Err(self.stop(LIMIT, message, at));
+            return Err(self.too_many_calls(at));
         }
         self.calls += 1;
         let result = self.block(&mut frame, body);
@@ -233,10 +254,34 @@ impl<'p> Interp<'p, '_> {
             Ok(body) => body,
             Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
         };
-        let name = &function.name;
         let params = &function.params;
+        let spec: Vec<(&str, bool)> =
+            params.iter().map(|p| (p.name.as_str(), p.default.is_some())).collect();
+        let slots = self.bind_args(&function.name, &spec, args, kwargs, at)?;
+        let frame = Frame::new(Some(&function.locals), Scope::Function(index), None);
+        for (param, slot) in params.iter().zip(slots) {
+            let value = match (slot, &param.default) {
+                (Some(value), _) => value,
+                (None, Some(default)) => self.eval(&mut Frame::module(), default)?,
+                (None, None) => Val::None,
+            };
+            frame.set(param.name.clone(), value);
+        }
+        Ok((body, frame))
+    }
+
+    /// Python's binding of a call's arguments to named parameters (`(name, has a
+    /// default)`): one slot per parameter, `None` where it takes its default.
+    fn bind_args(
+        &self,
+        name: &str,
+        params: &[(&str, bool)],
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Vec<Option<Val>>> {
         if args.len() > params.len() {
-            let required = params.iter().filter(|p| p.default.is_none()).count();
+            let required = params.iter().filter(|(_, default)| !default).count();
             let takes = if required == params.len() {
                 format!("{} positional argument{}", params.len(), plural(params.len()))
             } else {
@@ -246,36 +291,34 @@ impl<'p> Interp<'p, '_> {
             let message = format!("{name}() takes {takes} but {} {given} given", args.len());
             return Err(self.raise("TypeError", message, at));
         }
-        let mut frame = Frame::new(Some(&function.locals));
-        for (param, value) in params.iter().zip(args) {
-            frame.vars.insert(param.name.clone(), value);
+        let mut slots: Vec<Option<Val>> = vec![None; params.len()];
+        for (slot, value) in slots.iter_mut().zip(args) {
+            *slot = Some(value);
         }
         for (key, value) in kwargs {
-            if !params.iter().any(|p| p.name == key) {
-                let message = format!("{name}() got an unexpected keyword argument '{key}'");
-                return Err(self.raise("TypeError", message, at));
-            }
-            if frame.vars.contains_key(&key) {
-                let message = format!("{name}() got multiple values for argument '{key}'");
-                return Err(self.raise("TypeError", message, at));
-            }
-            frame.vars.insert(key, value);
-        }
-        let mut missing = Vec::new();
-        let unbound: Vec<_> = params.iter().filter(|p| !frame.vars.contains_key(&p.name)).collect();
-        for param in unbound {
-            match &param.default {
-                Some(default) => {
-                    let value = self.eval(&mut Frame::module(), default)?;
-                    frame.vars.insert(param.name.clone(), value);
+            let slot = params.iter().position(|(p, _)| *p == key).and_then(|i| slots.get_mut(i));
+            match slot {
+                None => {
+                    let message = format!("{name}() got an unexpected keyword argument '{key}'");
+                    return Err(self.raise("TypeError", message, at));
                 }
-                None => missing.push(param.name.as_str()),
+                Some(Some(_)) => {
+                    let message = format!("{name}() got multiple values for argument '{key}'");
+                    return Err(self.raise("TypeError", message, at));
+                }
+                Some(slot) => *slot = Some(value),
             }
         }
+        let missing: Vec<&str> = params
+            .iter()
+            .zip(&slots)
+            .filter(|((_, default), slot)| slot.is_none() && !default)
+            .map(|((param, _), _)| *param)
+            .collect();
         if !missing.is_empty() {
             return Err(self.raise("TypeError", missing_message(name, &missing), at));
         }
-        Ok((body, frame))
+        Ok(slots)
     }
 
     // ----- limits and signals -----
@@ -409,15 +452,28 @@ impl<'p> Interp<'p, '_> {
     }
 
     fn prune(&mut self) {
-        if self.lists.len() + self.dicts.len() > self.prune_at {
+        if self.lists.len() + self.dicts.len() + self.envs.len() > self.prune_at {
             self.lists.retain(|w| w.strong_count() > 0);
             self.dicts.retain(|w| w.strong_count() > 0);
-            self.prune_at = (self.lists.len() + self.dicts.len()) * 2 + 1024;
+            self.envs.retain(|w| w.strong_count() > 0);
+            self.prune_at = (self.lists.len() + self.dicts.len() + self.envs.len()) * 2 + 1024;
         }
     }
 
-    /// Empties every list and dict still alive, breaking reference cycles.
+    /// Empties every list and dict still alive, and every scope a lambda closed over (with
+    /// the scopes around it), breaking reference cycles.
     fn break_cycles(&mut self) {
+        for weak in std::mem::take(&mut self.envs) {
+            let mut env = weak.upgrade();
+            while let Some(scope) = env {
+                if let Ok(mut vars) = scope.vars.try_borrow_mut() {
+                    let taken = std::mem::take(&mut *vars);
+                    drop(vars);
+                    drop(taken);
+                }
+                env = scope.parent.clone();
+            }
+        }
         for weak in std::mem::take(&mut self.lists) {
             if let Some(list) = weak.upgrade()
                 && let Ok(mut items) = list.items.try_borrow_mut()
@@ -657,13 +713,13 @@ impl<'p> Interp<'p, '_> {
                 }
             }
             if let Some(name) = &handler.name {
-                f.vars.insert(name.clone(), Val::Exc(raised.exc.clone()));
+                f.set(name.clone(), Val::Exc(raised.exc.clone()));
             }
             self.handling.push((raised.exc.clone(), raised.at));
             let result = self.block(f, &handler.body);
             self.handling.pop();
             if let Some(name) = &handler.name {
-                f.vars.remove(name);
+                f.remove(name);
             }
             return result;
         }
@@ -694,7 +750,7 @@ impl<'p> Interp<'p, '_> {
     fn assign(&mut self, f: &mut Frame<'p>, target: &'p Target, value: Val, at: At) -> R<()> {
         match target {
             Target::Name(name) => {
-                f.vars.insert(name.clone(), value);
+                f.set(name.clone(), value);
                 Ok(())
             }
             Target::Subscript(obj, index, at) => {
@@ -731,7 +787,7 @@ impl<'p> Interp<'p, '_> {
                 let current = self.load(f, name, at)?;
                 let operand = self.eval(f, value)?;
                 let result = self.in_place(op, current, &operand, at)?;
-                f.vars.insert(name.clone(), result);
+                f.set(name.clone(), result);
                 Ok(())
             }
             Target::Subscript(obj, index, item_at) => {
@@ -756,7 +812,7 @@ impl<'p> Interp<'p, '_> {
     fn delete(&mut self, f: &mut Frame<'p>, target: &'p Target, at: At) -> R<()> {
         match target {
             Target::Name(name) => {
-                if f.vars.remove(name).is_none() {
+                if f.remove(name).is_none() {
                     let message = format!(
                         "cannot access local variable '{name}' where it is not associated with a value"
                     );
@@ -820,6 +876,7 @@ impl<'p> Interp<'p, '_> {
             ExprKind::Comp { kind, elt, value, clauses } => {
                 self.comprehension(f, *kind, elt, value.as_deref(), clauses, e.at)
             }
+            ExprKind::Lambda(def) => self.eval_lambda(f, def, e.at),
         }
     }
 
@@ -1011,31 +1068,18 @@ impl<'p> Interp<'p, '_> {
         // The first iterable is evaluated in the enclosing scope; the loop variables live
         // in the comprehension's own.
         let iterable = self.eval(f, &first.iter)?;
-        let mut names = BTreeSet::new();
-        for clause in clauses {
-            target_names(&clause.target, &mut names);
-        }
-        let saved: Vec<(String, Option<Val>)> = names
-            .into_iter()
-            .map(|n| {
-                let old = f.vars.remove(&n);
-                (n, old)
-            })
-            .collect();
+        let mut inner = Frame::new(None, Scope::Comprehension, Some(f.env.clone()));
         let mut items = Vec::new();
         let mut entries = Vec::new();
-        let result =
-            self.comp_loop(f, clauses, 0, &iterable, (elt, value), (&mut items, &mut entries), at);
-        for (name, old) in saved {
-            match old {
-                Some(v) => {
-                    f.vars.insert(name, v);
-                }
-                None => {
-                    f.vars.remove(&name);
-                }
-            }
-        }
+        let result = self.comp_loop(
+            &mut inner,
+            clauses,
+            0,
+            &iterable,
+            (elt, value),
+            (&mut items, &mut entries),
+            at,
+        );
         result?;
         match kind {
             CompKind::Dict => {
@@ -1108,18 +1152,133 @@ impl<'p> Interp<'p, '_> {
         Ok(())
     }
 
-    /// The value of a name: local, then module level, then builtin.
+    /// The value of a name: local, then the enclosing scopes of a lambda or a
+    /// comprehension, then module level, then builtin.
     fn load(&mut self, f: &Frame<'p>, name: &str, at: At) -> R<Val> {
-        if let Some(value) = f.vars.get(name) {
-            return Ok(value.clone());
+        if let Some(value) = f.get(name) {
+            return Ok(value);
         }
         if f.locals.is_some_and(|l| l.contains(name)) {
-            let message = format!(
-                "cannot access local variable '{name}' where it is not associated with a value"
-            );
-            return Err(self.raise("UnboundLocalError", message, at));
+            return Err(self.unbound_local(name, at));
+        }
+        // A comprehension is inlined in its scope (Python 3.12): a name the scope around
+        // it binds but has not yet bound is an unbound local, not a free variable.
+        let mut inlined = matches!(f.env.scope, Scope::Comprehension);
+        let mut env = f.env.parent.clone();
+        while let Some(scope) = env {
+            if let Some(value) = scope.vars.borrow().get(name) {
+                return Ok(value.clone());
+            }
+            if self.binds(&scope.scope, name) {
+                if inlined {
+                    return Err(self.unbound_local(name, at));
+                }
+                let message = format!(
+                    "cannot access free variable '{name}' where it is not associated with a \
+                     value in enclosing scope"
+                );
+                return Err(self.raise("NameError", message, at));
+            }
+            inlined &= matches!(scope.scope, Scope::Comprehension);
+            env = scope.parent.clone();
         }
         self.global(name, at)
+    }
+
+    fn unbound_local(&self, name: &str, at: At) -> Signal {
+        let message = format!(
+            "cannot access local variable '{name}' where it is not associated with a value"
+        );
+        self.raise("UnboundLocalError", message, at)
+    }
+
+    /// Whether a scope binds `name` (a function's local variable).
+    fn binds(&self, scope: &Scope, name: &str) -> bool {
+        match scope {
+            Scope::Function(i) => {
+                self.program.functions.get(*i).is_some_and(|f| f.locals.contains(name))
+            }
+            _ => false,
+        }
+    }
+
+    // ----- lambdas -----
+
+    /// `lambda …: …`: its defaults evaluated now, the scope around it kept.
+    fn eval_lambda(&mut self, f: &mut Frame<'p>, def: &'p LambdaDef, at: At) -> R<Val> {
+        let mut defaults = Vec::new();
+        for default in def.params.iter().filter_map(|(_, d)| d.as_ref()) {
+            defaults.push(self.eval(f, default)?);
+        }
+        let index = match self.lambda_index.get(&at.0) {
+            Some(&index) => index,
+            None => {
+                self.lambdas.push(def);
+                self.lambda_index.insert(at.0, self.lambdas.len() - 1);
+                self.lambdas.len() - 1
+            }
+        };
+        let qualname = self.qualname(&f.env);
+        let env = match f.env.scope {
+            Scope::Module => None,
+            _ => {
+                self.envs.push(Rc::downgrade(&f.env));
+                self.prune();
+                Some(f.env.clone())
+            }
+        };
+        Ok(Val::Lambda(Rc::new(Closure { def: index, qualname, defaults, env })))
+    }
+
+    /// `__qualname__` of a lambda created in `env`: `f.<locals>.<lambda>`.
+    fn qualname(&self, env: &Rc<Env>) -> Rc<str> {
+        let mut scope = Some(env.clone());
+        while let Some(current) = scope {
+            let outer = match &current.scope {
+                Scope::Comprehension => {
+                    scope = current.parent.clone();
+                    continue;
+                }
+                Scope::Module => break,
+                Scope::Function(i) => {
+                    self.program.functions.get(*i).map_or("?", |f| f.name.as_str()).to_owned()
+                }
+                Scope::Lambda(qualname) => qualname.to_string(),
+            };
+            return Rc::from(format!("{outer}.<locals>.<lambda>").as_str());
+        }
+        Rc::from("<lambda>")
+    }
+
+    /// Calls a lambda: its body evaluated in a scope of its own inside the one it was
+    /// created in.
+    fn call_lambda(
+        &mut self,
+        closure: &Closure,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        let Some(def) = self.lambdas.get(closure.def).copied() else {
+            return Err(self.raise("NameError", "lambda not found", at));
+        };
+        let spec: Vec<(&str, bool)> =
+            def.params.iter().map(|(name, default)| (name.as_str(), default.is_some())).collect();
+        let slots = self.bind_args(&closure.qualname, &spec, args, kwargs, at)?;
+        let scope = Scope::Lambda(closure.qualname.clone());
+        let mut frame = Frame::new(None, scope, closure.env.clone());
+        let mut defaults = closure.defaults.iter();
+        for ((name, default), slot) in def.params.iter().zip(slots) {
+            let fallback = if default.is_some() { defaults.next() } else { None };
+            frame.set(name.clone(), slot.or_else(|| fallback.cloned()).unwrap_or(Val::None));
+        }
+        if self.calls >= MAX_CALL_DEPTH {
+            return Err(self.too_many_calls(at));
+        }
+        self.calls += 1;
+        let result = self.eval(&mut frame, &def.body);
+        self.calls -= 1;
+        result
     }
 
     fn global(&mut self, name: &str, at: At) -> R<Val> {
@@ -1161,6 +1320,14 @@ impl<'p> Interp<'p, '_> {
 
     // ----- calls -----
 
+    fn too_many_calls(&self, at: At) -> Signal {
+        let message = format!(
+            "more than {MAX_CALL_DEPTH} nested calls: a function that calls itself without \
+             end, or recursion deeper than Swap Lab runs"
+        );
+        self.stop(LIMIT, message, at)
+    }
+
     /// Calls a value with arguments, one nested evaluation deeper (a model whose default
     /// factory is itself recurses through here).
     pub(crate) fn call_value(
@@ -1185,6 +1352,7 @@ impl<'p> Interp<'p, '_> {
     ) -> R<Val> {
         match callee {
             Val::Function(index) => self.call_function(index, args, kwargs, at),
+            Val::Lambda(closure) => self.call_lambda(&closure, args, kwargs, at),
             Val::Model(index) => self.instantiate(index, &args, &kwargs, at),
             Val::ToolResult => self.tool_result(args, kwargs, at),
             Val::ExcClass(class) => self.new_exception(class, args, &kwargs, at),

@@ -20,7 +20,9 @@
 //!   positional and keyword arguments, `await` (transparent), `not`/`and`/`or`,
 //!   comparisons (chained, `in`, `is`), arithmetic and bitwise operators, `a if c else b`,
 //!   displays and comprehensions (a set is a list without duplicates; a generator
-//!   expression is evaluated eagerly into a list).
+//!   expression is evaluated eagerly into a list), `lambda` (its defaults evaluated when
+//!   it is; it sees the scopes around it live, as CPython's closures do, so it can call
+//!   itself through the local it is bound to).
 //! - **Builtins**: `len str int float bool list dict tuple set sorted reversed min max sum
 //!   any all isinstance enumerate zip range print abs round repr chr ord format`, the
 //!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists),
@@ -30,8 +32,8 @@
 //! Values have Python's reference semantics (a list appended to through one name is
 //! changed for every name). Known differences from CPython, all deliberate: integers
 //! are 64-bit (a result beyond that stops the run rather than growing); calling an
-//! `async def` runs it at once; parameter defaults are evaluated at each call; `/` and
-//! `*` markers in a signature are ignored; `ValidationError` messages leave out
+//! `async def` runs it at once; a `def`'s parameter defaults are evaluated at each call;
+//! `/` and `*` markers in a signature are ignored; a function's `repr` has no address; `ValidationError` messages leave out
 //! pydantic's documentation link; dicts are searched linearly (each lookup costs steps
 //! in proportion to the dict's size).
 //!

@@ -44,7 +44,7 @@ impl Interp<'_, '_> {
             Val::Context => "ToolContext",
             Val::Memory => "ProjectMemory",
             Val::Client => "CrmClient",
-            Val::Function(_) => "function",
+            Val::Function(_) | Val::Lambda(_) => "function",
             Val::Model(_) | Val::ToolResult | Val::ExcClass(_) | Val::Type(_) => "type",
             Val::Builtin(_) | Val::Bound(_) => "builtin_function_or_method",
             Val::Foreign(_) => "object",
@@ -1226,6 +1226,7 @@ impl Interp<'_, '_> {
                 let name = program.functions.get(*i).map_or("?", |f| f.name.as_str());
                 format!("<function {name}>")
             }
+            Val::Lambda(closure) => format!("<function {}>", closure.qualname),
             Val::Model(i) => {
                 let name = program.models.get(*i).map_or("?", |m| m.name.as_str());
                 format!("<class '{name}'>")
@@ -1281,6 +1282,7 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Object(x), Val::Object(y)) => Rc::ptr_eq(x, y),
         (Val::Exc(x), Val::Exc(y)) => Rc::ptr_eq(x, y),
         (Val::Bound(x), Val::Bound(y)) => Rc::ptr_eq(x, y),
+        (Val::Lambda(x), Val::Lambda(y)) => Rc::ptr_eq(x, y),
         (Val::Function(x), Val::Function(y)) | (Val::Model(x), Val::Model(y)) => x == y,
         (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,
         (Val::Type(x), Val::Type(y)) => x == y,

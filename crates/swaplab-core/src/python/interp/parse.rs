@@ -6,7 +6,8 @@
 //! recurse without bound. What falls outside the subset is a [`Problem`] at its token.
 
 use super::ast::{
-    At, BinOp, Clause, CmpOp, CompKind, Const, Expr, ExprKind, FPart, Field, Target, UnOp,
+    At, BinOp, Clause, CmpOp, CompKind, Const, Expr, ExprKind, FPart, Field, LambdaDef, Target,
+    UnOp,
 };
 use super::{LIMIT, MAX_NESTING, UNSUPPORTED};
 use crate::python::lex::{SYNTAX, TokenKind};
@@ -198,7 +199,10 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// operand straight back, doing the work in a separate function: the frames that
     /// every nesting level stacks stay small.
     pub(crate) fn expr(&mut self) -> PResult<Expr> {
-        if self.word("lambda") || self.word("yield") || self.op("*") || self.op("**") {
+        if self.word("lambda") {
+            return self.nested(Self::lambda);
+        }
+        if self.word("yield") || self.op("*") || self.op("**") {
             return Err(self.not_an_operand());
         }
         let body = self.or_test()?;
@@ -215,6 +219,58 @@ impl<'s, 'a> Parser<'s, 'a> {
             return unsupported(at, "unpacking with `*`");
         }
         unsupported(at, &format!("`{}`", self.src.text(self.pos)))
+    }
+
+    /// `lambda params: body`; the body is one expression.
+    fn lambda(&mut self) -> PResult<Expr> {
+        let start = self.here().0;
+        self.pos += 1;
+        let mut params: Vec<(String, Option<Expr>)> = Vec::new();
+        while !self.op(":") {
+            if self.op("/") || (self.op("*") && self.peek_op(",")) {
+                // The positional-only and keyword-only markers, ignored as in a `def`.
+                self.pos += 1;
+            } else if self.op("*") || self.op("**") {
+                return Err(unsupported(self.here(), "a `*args` or `**kwargs` parameter"));
+            } else {
+                let at = self.here();
+                let Some(name) =
+                    (self.pos < self.end).then(|| self.src.identifier(self.pos)).flatten()
+                else {
+                    return Err(syntax(at, "invalid syntax"));
+                };
+                if params.iter().any(|(p, _)| p == name) {
+                    let message = format!("duplicate argument '{name}' in function definition");
+                    return Err(syntax(at, message));
+                }
+                self.pos += 1;
+                let default = if self.op("=") {
+                    self.pos += 1;
+                    Some(self.expr()?)
+                } else {
+                    if params.iter().any(|(_, d)| d.is_some()) {
+                        let message =
+                            "parameter without a default follows parameter with a default";
+                        return Err(syntax(at, message));
+                    }
+                    None
+                };
+                params.push((name.to_owned(), default));
+            }
+            if self.op(",") {
+                self.pos += 1;
+            } else if !self.op(":") {
+                return Err(syntax(self.here(), "invalid syntax: expected ':'"));
+            }
+        }
+        self.pos += 1;
+        let body = self.expr()?;
+        let at = (start, body.at.1);
+        self.node(ExprKind::Lambda(Box::new(LambdaDef { params, body })), at)
+    }
+
+    fn peek_op(&self, op: &str) -> bool {
+        self.pos + 1 < self.end && self.src.is_op(self.pos + 1, op)
     }
 
     fn ternary(&mut self, body: Expr) -> PResult<Expr> {
@@ -478,7 +534,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     fn bad_atom(&self) -> Box<Problem> {
         let at = self.here();
         match self.src.text(self.pos) {
-            word @ ("lambda" | "yield") => unsupported(at, &format!("`{word}`")),
+            "yield" => unsupported(at, "`yield`"),
             "..." => unsupported(at, "`...` (Ellipsis)"),
             "*" | "**" => unsupported(at, "unpacking with `*`"),
             _ => syntax(at, "invalid syntax"),
@@ -1091,6 +1147,13 @@ fn child_depth(kind: &ExprKind) -> usize {
                 .unwrap_or(0);
             of(elt).max(opt(value)).max(clause_depth)
         }
+        ExprKind::Lambda(def) => def
+            .params
+            .iter()
+            .filter_map(|(_, d)| d.as_ref().map(of))
+            .max()
+            .unwrap_or(0)
+            .max(of(&def.body)),
     }
 }
 

@@ -6,6 +6,7 @@
 //! recursion; cycles are broken when the call ends (see [`super::eval`]).
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A value during a run.
@@ -31,6 +32,8 @@ pub(crate) enum Val {
     /// The CRM client.
     Client,
     Function(usize),
+    /// A `lambda`, with what it closed over.
+    Lambda(Rc<Closure>),
     Model(usize),
     ToolResult,
     ExcClass(Rc<str>),
@@ -79,10 +82,61 @@ pub(crate) struct BoundObj {
     pub(crate) name: Rc<str>,
 }
 
+/// The variables of one scope: a call of a function or a lambda, a comprehension, or
+/// the module level. Shared (`Rc`) so that a lambda sees its enclosing scopes live, as a
+/// Python closure does.
+pub(crate) struct Env {
+    pub(crate) vars: RefCell<BTreeMap<String, Val>>,
+    pub(crate) scope: Scope,
+    /// The lexically enclosing scope, for a lambda's or a comprehension's free names.
+    pub(crate) parent: Option<Rc<Env>>,
+}
+
+/// What kind of scope an [`Env`] is.
+#[derive(Clone)]
+pub(crate) enum Scope {
+    Module,
+    /// A call of function `index` of the file.
+    Function(usize),
+    /// A call of a lambda with this `__qualname__`.
+    Lambda(Rc<str>),
+    /// A comprehension's loop variables (Python 3.12 inlines it in its scope).
+    Comprehension,
+}
+
+/// A lambda: its definition (an index into the run's table), `__qualname__`, the values
+/// of its defaults (evaluated when the lambda was), and the scope it was created in.
+pub(crate) struct Closure {
+    pub(crate) def: usize,
+    pub(crate) qualname: Rc<str>,
+    pub(crate) defaults: Vec<Val>,
+    pub(crate) env: Option<Rc<Env>>,
+}
+
 /// Frees the values on `stack` and everything only they hold, without recursion.
-fn dismantle(mut stack: Vec<Val>) {
-    while let Some(value) = stack.pop() {
+fn dismantle(stack: Vec<Val>) {
+    dismantle_all(stack, Vec::new());
+}
+
+/// Frees values and scopes, and everything only they hold, without recursion.
+fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
+    loop {
+        let Some(value) = stack.pop() else {
+            let Some(env) = envs.pop() else { break };
+            if let Some(mut env) = Rc::into_inner(env) {
+                stack.extend(env.vars.take().into_values());
+                envs.extend(env.parent.take());
+            }
+            continue;
+        };
         match value {
+            Val::Lambda(rc) => {
+                if let Some(closure) = Rc::into_inner(rc) {
+                    let (defaults, env) = closure.take();
+                    stack.extend(defaults);
+                    envs.extend(env);
+                }
+            }
             Val::List(rc) => {
                 if let Some(list) = Rc::into_inner(rc) {
                     stack.append(&mut list.items.take());
@@ -162,6 +216,33 @@ impl Drop for ExcObj {
         let args = std::mem::take(&mut self.args);
         if !args.is_empty() {
             dismantle(args);
+        }
+    }
+}
+
+impl Closure {
+    /// The defaults and the scope, leaving the closure empty.
+    fn take(mut self) -> (Vec<Val>, Option<Rc<Env>>) {
+        (std::mem::take(&mut self.defaults), self.env.take())
+    }
+}
+
+impl Drop for Closure {
+    fn drop(&mut self) {
+        let defaults = std::mem::take(&mut self.defaults);
+        let env = self.env.take();
+        if !defaults.is_empty() || env.is_some() {
+            dismantle_all(defaults, env.into_iter().collect());
+        }
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let vars = std::mem::take(self.vars.get_mut());
+        let parent = self.parent.take();
+        if !vars.is_empty() || parent.is_some() {
+            dismantle_all(vars.into_values().collect(), parent.into_iter().collect());
         }
     }
 }
