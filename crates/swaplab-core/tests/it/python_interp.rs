@@ -1877,3 +1877,82 @@ fn lambdas_close_over_their_scope_as_cpython_does() {
         assert_eq!(run_body(scopes), "= 1");
     });
 }
+
+/// `raise … from …`: the cause and context CPython records, and what `str()` and the
+/// type show. The module and its results were run in the machine's python3 (3.11).
+const RAISE_FROM: &str = r#"class ToolError(Exception):
+    pass
+def t(body):
+    try:
+        body()
+    except BaseException as e:
+        return (repr(e), str(e), repr(e.__cause__), e.__suppress_context__, repr(e.__context__))
+def a():
+    try:
+        {}["k"]
+    except KeyError as e:
+        raise ToolError("missing") from e
+def b():
+    try:
+        {}["k"]
+    except KeyError:
+        raise ToolError("hidden") from None
+def c():
+    raise ValueError("v") from TypeError
+def d():
+    raise ValueError("v") from 1
+def e_():
+    raise 1 from ValueError()
+def f():
+    try:
+        [][0]
+    except IndexError:
+        raise ToolError("implicit")
+def g():
+    raise ToolError from KeyError("k")
+def h():
+    try:
+        try:
+            {}["k"]
+        except KeyError as e:
+            raise ValueError("inner") from e
+    except ValueError as err:
+        return (str(err), str(err.__cause__), err.__cause__ is err.__context__, err.__suppress_context__)
+def main():
+    return [t(a), t(b), t(c), t(d), t(e_), t(f), t(g), h()]
+def escapes():
+    try:
+        int("x")
+    except ValueError as e:
+        raise ToolError("not a number: " + str(e)) from e
+def loop():
+    e = None
+    for i in range(3000):
+        try:
+            raise ValueError(i) from e
+        except ValueError as caught:
+            e = caught
+    return str(e), str(e.__cause__)
+"#;
+
+#[test]
+fn raise_from_sets_the_cause_as_cpython_does() {
+    assert_eq!(
+        outcome_of(RAISE_FROM, "main"),
+        "= [(\"ToolError('missing')\", 'missing', \"KeyError('k')\", True, \"KeyError('k')\"), \
+         (\"ToolError('hidden')\", 'hidden', 'None', True, \"KeyError('k')\"), \
+         (\"ValueError('v')\", 'v', 'TypeError()', True, 'None'), \
+         (\"TypeError('exception causes must derive from BaseException')\", \
+         'exception causes must derive from BaseException', 'None', False, 'None'), \
+         (\"TypeError('exceptions must derive from BaseException')\", \
+         'exceptions must derive from BaseException', 'None', False, 'None'), \
+         (\"ToolError('implicit')\", 'implicit', 'None', False, \"IndexError('list index out of range')\"), \
+         ('ToolError()', '', \"KeyError('k')\", True, 'None'), ('inner', \"'k'\", True, True)]"
+    );
+    assert_eq!(
+        outcome_of(RAISE_FROM, "escapes"),
+        "! ToolError: not a number: invalid literal for int() with base 10: 'x'"
+    );
+    // A chain of 3000 causes, freed without recursion.
+    on_small_stack(|| assert_eq!(outcome_of(RAISE_FROM, "loop"), "= ('2999', '2998')"));
+}

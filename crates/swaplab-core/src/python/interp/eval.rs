@@ -102,6 +102,8 @@ pub(crate) struct Interp<'p, 'h> {
     dicts: Vec<Weak<DictObj>>,
     /// Scopes a lambda closed over: their variables can hold the lambda.
     envs: Vec<Weak<Env>>,
+    /// Exceptions given a cause or a context, which can chain back to them.
+    excs: Vec<Weak<ExcObj>>,
     prune_at: usize,
     /// The lambdas evaluated in this run, and their index by source offset.
     lambdas: Vec<&'p LambdaDef>,
@@ -130,6 +132,7 @@ pub(crate) fn run(
         lists: Vec::new(),
         dicts: Vec::new(),
         envs: Vec::new(),
+        excs: Vec::new(),
         prune_at: 1024,
         lambdas: Vec::new(),
         lambda_index: BTreeMap::new(),
@@ -452,17 +455,26 @@ impl<'p> Interp<'p, '_> {
     }
 
     fn prune(&mut self) {
-        if self.lists.len() + self.dicts.len() + self.envs.len() > self.prune_at {
+        if self.lists.len() + self.dicts.len() + self.envs.len() + self.excs.len() > self.prune_at {
             self.lists.retain(|w| w.strong_count() > 0);
             self.dicts.retain(|w| w.strong_count() > 0);
             self.envs.retain(|w| w.strong_count() > 0);
-            self.prune_at = (self.lists.len() + self.dicts.len() + self.envs.len()) * 2 + 1024;
+            self.excs.retain(|w| w.strong_count() > 0);
+            let tracked = self.lists.len() + self.dicts.len() + self.envs.len() + self.excs.len();
+            self.prune_at = tracked * 2 + 1024;
         }
     }
 
     /// Empties every list and dict still alive, and every scope a lambda closed over (with
     /// the scopes around it), breaking reference cycles.
     fn break_cycles(&mut self) {
+        for weak in std::mem::take(&mut self.excs) {
+            if let Some(exc) = weak.upgrade() {
+                let cause = exc.cause.take();
+                let context = exc.context.take();
+                drop((cause, context));
+            }
+        }
         for weak in std::mem::take(&mut self.envs) {
             let mut env = weak.upgrade();
             while let Some(scope) = env {
@@ -664,17 +676,53 @@ impl<'p> Interp<'p, '_> {
             Ok(value) => value,
             Err(signal) => return signal,
         };
-        if let Some(cause) = cause
-            && let Err(signal) = self.eval(f, cause)
-        {
-            return signal;
+        let cause = match cause.map(|c| (c.at, self.eval(f, c))) {
+            None => None,
+            Some((_, Err(signal))) => return signal,
+            Some((at, Ok(value))) => Some((value, at)),
+        };
+        let raised = match value {
+            Val::Exc(exc) => exc,
+            Val::ExcClass(class) => Rc::new(ExcObj::new(class, Vec::new())),
+            Val::Foreign(what) => return self.unsupported(&what, exc.at),
+            _ => return self.raise("TypeError", "exceptions must derive from BaseException", at),
+        };
+        if let Some((cause, cause_at)) = cause {
+            let cause = match cause {
+                Val::None => None,
+                Val::Exc(cause) => Some(cause),
+                Val::ExcClass(class) => Some(Rc::new(ExcObj::new(class, Vec::new()))),
+                Val::Foreign(what) => return self.unsupported(&what, cause_at),
+                _ => {
+                    let message = "exception causes must derive from BaseException";
+                    return self.raise("TypeError", message, at);
+                }
+            };
+            *raised.cause.borrow_mut() = cause;
+            raised.suppress_context.set(true);
+            self.excs.push(Rc::downgrade(&raised));
+            self.prune();
         }
-        match value {
-            Val::Exc(exc) => Signal::Raise(Box::new(Raised { exc, at })),
-            Val::ExcClass(class) => self.raise_with(&class, Vec::new(), at),
-            Val::Foreign(what) => self.unsupported(&what, exc.at),
-            _ => self.raise("TypeError", "exceptions must derive from BaseException", at),
+        Signal::Raise(Box::new(Raised { exc: raised, at }))
+    }
+
+    /// Sets `exc.__context__` to the exception being handled, as raising inside an
+    /// `except` block does (unless that would make the chain a loop).
+    fn chain(&mut self, exc: &Rc<ExcObj>, handled: &Rc<ExcObj>) {
+        if exc.context.borrow().is_some() {
+            return;
         }
+        let mut link = Some(handled.clone());
+        for _ in 0..MAX_VALUE_DEPTH {
+            let Some(current) = link else { break };
+            if Rc::ptr_eq(&current, exc) {
+                return;
+            }
+            link = current.context.borrow().clone();
+        }
+        *exc.context.borrow_mut() = Some(handled.clone());
+        self.excs.push(Rc::downgrade(exc));
+        self.prune();
     }
 
     fn try_statement(
@@ -712,12 +760,19 @@ impl<'p> Interp<'p, '_> {
                     continue;
                 }
             }
+            if let Some((handled, _)) = self.handling.last() {
+                let handled = handled.clone();
+                self.chain(&raised.exc, &handled);
+            }
             if let Some(name) = &handler.name {
                 f.set(name.clone(), Val::Exc(raised.exc.clone()));
             }
             self.handling.push((raised.exc.clone(), raised.at));
             let result = self.block(f, &handler.body);
             self.handling.pop();
+            if let Err(Signal::Raise(escaping)) = &result {
+                self.chain(&escaping.exc, &raised.exc);
+            }
             if let Some(name) = &handler.name {
                 f.remove(name);
             }
@@ -1374,7 +1429,7 @@ impl<'p> Interp<'p, '_> {
             let message = format!("{class}() takes no keyword arguments");
             return Err(self.raise("TypeError", message, at));
         }
-        Ok(Val::Exc(Rc::new(ExcObj { class, args })))
+        Ok(Val::Exc(Rc::new(ExcObj::new(class, args))))
     }
 
     fn call_bound(

@@ -12,7 +12,9 @@
 //!
 //! - **Statements**: expressions, `=` (names, `d[k]`, tuple unpacking), augmented
 //!   assignment, `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
-//!   `return`, `pass`, `raise`, `try`/`except`/`else`/`finally`, `assert`, `del`.
+//!   `return`, `pass`, `raise` (`raise X from Y` and `from None` set `__cause__` and
+//!   `__suppress_context__`; an exception raised or caught while another is handled gets
+//!   it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`.
 //! - **Expressions**: literals of every string prefix but bytes, numbers as CPython's
 //!   tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a leading
 //!   zero is its `SyntaxError`), f-strings with

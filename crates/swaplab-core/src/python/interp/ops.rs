@@ -911,6 +911,13 @@ impl Interp<'_, '_> {
                 Err(self.raise("AttributeError", message, at))
             }
             Val::Exc(exc) if name == "args" => Ok(Val::tuple(exc.args.clone())),
+            Val::Exc(exc) if name == "__cause__" || name == "__context__" => {
+                let link = if name == "__cause__" { &exc.cause } else { &exc.context };
+                Ok(link.borrow().clone().map_or(Val::None, Val::Exc))
+            }
+            Val::Exc(exc) if name == "__suppress_context__" => {
+                Ok(Val::Bool(exc.suppress_context.get()))
+            }
             Val::Str(_) | Val::List(_) | Val::Dict(_) => {
                 let kind = self.type_name(&value);
                 if super::builtins::has_method(&kind, name) {

@@ -5,7 +5,7 @@
 //! Containers drop iteratively, so a list nested a million levels deep frees without
 //! recursion; cycles are broken when the call ends (see [`super::eval`]).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -74,6 +74,25 @@ pub(crate) struct ObjectObj {
 pub(crate) struct ExcObj {
     pub(crate) class: Rc<str>,
     pub(crate) args: Vec<Val>,
+    /// `__cause__`: set by `raise … from …`.
+    pub(crate) cause: RefCell<Option<Rc<ExcObj>>>,
+    /// `__context__`: the exception being handled when this one was raised.
+    pub(crate) context: RefCell<Option<Rc<ExcObj>>>,
+    /// `__suppress_context__`: true after `raise … from …` (`from None` included).
+    pub(crate) suppress_context: Cell<bool>,
+}
+
+impl ExcObj {
+    /// An exception of `class` with these arguments, no cause and no context.
+    pub(crate) fn new(class: Rc<str>, args: Vec<Val>) -> ExcObj {
+        ExcObj {
+            class,
+            args,
+            cause: RefCell::new(None),
+            context: RefCell::new(None),
+            suppress_context: Cell::new(false),
+        }
+    }
 }
 
 /// `receiver.name`, a method not yet called.
@@ -163,6 +182,8 @@ fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
             Val::Exc(rc) => {
                 if let Some(mut exc) = Rc::into_inner(rc) {
                     stack.append(&mut exc.args);
+                    stack.extend(exc.cause.take().map(Val::Exc));
+                    stack.extend(exc.context.take().map(Val::Exc));
                 }
             }
             Val::Bound(rc) => {
@@ -213,9 +234,11 @@ impl Drop for ObjectObj {
 
 impl Drop for ExcObj {
     fn drop(&mut self) {
-        let args = std::mem::take(&mut self.args);
-        if !args.is_empty() {
-            dismantle(args);
+        let mut held = std::mem::take(&mut self.args);
+        held.extend(self.cause.take().map(Val::Exc));
+        held.extend(self.context.take().map(Val::Exc));
+        if !held.is_empty() {
+            dismantle(held);
         }
     }
 }
@@ -272,7 +295,7 @@ impl Val {
 
     /// An exception of `class` with these arguments.
     pub(crate) fn exception(class: &str, args: Vec<Val>) -> Rc<ExcObj> {
-        Rc::new(ExcObj { class: Rc::from(class), args })
+        Rc::new(ExcObj::new(Rc::from(class), args))
     }
 
     /// Python's truthiness.
