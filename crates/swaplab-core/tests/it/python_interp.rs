@@ -1956,3 +1956,73 @@ fn raise_from_sets_the_cause_as_cpython_does() {
     // A chain of 3000 causes, freed without recursion.
     on_small_stack(|| assert_eq!(outcome_of(RAISE_FROM, "loop"), "= ('2999', '2998')"));
 }
+
+/// Annotated assignments with `typing` names: checked, never evaluated. The module (with
+/// and without `from __future__ import annotations`) was run in the machine's python3.
+const ANNOTATED: &str = r#"from typing import Optional, List, Dict, Any, Union, Literal
+NOTES: list[dict] = []
+LIMIT: int = 3
+MODE: Literal["a", "b"] = "a"
+PAIR: tuple[int, ...] = (1, 2)
+MAYBE: Optional[int] = None
+EITHER: Union[int, str] = "s"
+U: int | None = 5
+DECL: int
+def module_names():
+    return NOTES, LIMIT, MODE, PAIR, MAYBE, EITHER, U
+def declared_only():
+    return DECL
+def local_annotations():
+    x: int
+    y: Dict[str, Any] = {}
+    z: List[int] = [1]
+    w: tuple = 1, 2
+    q: Callable[[int], str] = None
+    e: tuple[int, ...] = ()
+    y["k"]: int = 3
+    s: "Forward" = "fwd"
+    return y, z, w, q, e, s
+def unbound():
+    x: int
+    return x
+def append_note():
+    NOTES.append({"a": 1})
+    return NOTES
+"#;
+
+#[test]
+fn annotations_are_read_but_not_evaluated() {
+    for future in ["", "from __future__ import annotations\n"] {
+        let source = format!("{future}{ANNOTATED}");
+        assert_eq!(outcome_of(&source, "module_names"), "= ([], 3, 'a', (1, 2), None, 's', 5)");
+        assert_eq!(outcome_of(&source, "declared_only"), "! NameError: name 'DECL' is not defined");
+        assert_eq!(
+            outcome_of(&source, "local_annotations"),
+            "= ({'k': 3}, [1], (1, 2), None, (), 'fwd')"
+        );
+        assert_eq!(
+            outcome_of(&source, "unbound"),
+            "! UnboundLocalError: cannot access local variable 'x' where it is not associated with a value"
+        );
+        assert_eq!(outcome_of(&source, "append_note"), "= [{'a': 1}]");
+    }
+    for (body, message) in [
+        ("x: = 1", "invalid syntax: an expression is missing"),
+        ("x: int +", "invalid syntax: an expression is missing"),
+        ("a, b: int = 1, 2", "only single target (not tuple) can be annotated"),
+        ("(a, b): int = 1, 2", "only single target (not tuple) can be annotated"),
+        ("[a]: int", "only single target (not list) can be annotated"),
+    ] {
+        assert_eq!(compile_error(body), format!("swaplab.python.syntax {message}"), "{body}");
+    }
+    let module = compile_module("m.py", "X: = 1\nY: int +\ndef f():\n    return 1\n");
+    let found: Vec<(u32, &str)> =
+        module.diagnostics.iter().map(|d| (d.span.start.line, d.message.as_str())).collect();
+    assert_eq!(
+        found,
+        [
+            (1, "invalid syntax: an expression is missing"),
+            (2, "invalid syntax: an expression is missing")
+        ]
+    );
+}

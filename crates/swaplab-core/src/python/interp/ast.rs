@@ -199,9 +199,16 @@ pub(crate) enum StmtKind {
     Break,
     Continue,
     Raise(Option<Expr>, Option<Expr>),
-    Try { body: Vec<Stmt>, handlers: Vec<Handler>, orelse: Vec<Stmt>, finally: Vec<Stmt> },
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<Handler>,
+        orelse: Vec<Stmt>,
+        finally: Vec<Stmt>,
+    },
     Assert(Expr, Option<Expr>),
     Del(Vec<Target>),
+    /// `name: annotation` without a value: makes `name` local, binds nothing.
+    Declare(String),
 }
 
 /// `except [types [as name]]:` and its block.

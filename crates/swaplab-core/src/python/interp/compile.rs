@@ -149,8 +149,20 @@ impl Module<'_> {
             return;
         }
         let parts = source.split_assignment(stmt.start, stmt.end);
+        if let [(s, e)] = parts.as_slice()
+            && let Some(colon) = source.header_colon(*s, *e)
+            && let Err(problem) = Parser::annotation(source, (colon + 1, *e), self.path)
+        {
+            self.report(source, &problem);
+        }
         let [(ts, te), value] = parts.as_slice() else { return };
-        let te = source.find_top(*ts, *te, |i| source.is_op(i, ":")).unwrap_or(*te);
+        let colon = source.find_top(*ts, *te, |i| source.is_op(i, ":"));
+        if let Some(colon) = colon
+            && let Err(problem) = Parser::annotation(source, (colon + 1, *te), self.path)
+        {
+            self.report(source, &problem);
+        }
+        let te = colon.unwrap_or(*te);
         let Some(name) = source.identifier(*ts).filter(|_| te == ts + 1) else { return };
         let value = Parser::expression_list(source, *value, self.path);
         let value = value.map_err(|problem| self.report(source, &problem));
@@ -772,7 +784,7 @@ impl Blocks<'_, '_> {
                 let annotated = self.src.find_top(ts, te, |i| self.src.is_op(i, ":"));
                 let target = match annotated {
                     Some(colon) if targets.len() == 1 => {
-                        Parser::expression(self.src, (ts, colon), self.path)?
+                        return Ok(StmtKind::Assign(vec![self.annotated(ts, colon, te)?], value));
                     }
                     Some(colon) => return Err(syntax(self.at(colon, colon + 1), "invalid syntax")),
                     None => expression_list((ts, te))?,
@@ -797,10 +809,36 @@ impl Blocks<'_, '_> {
         }
         if let Some(colon) = self.src.header_colon(s, e) {
             // `name: annotation` declares without binding.
-            to_target(Parser::expression(self.src, (s, colon), self.path)?)?;
-            return Ok(StmtKind::Pass);
+            return Ok(match self.annotated(s, colon, e)? {
+                Target::Name(name) => StmtKind::Declare(name),
+                _ => StmtKind::Pass,
+            });
         }
         Ok(StmtKind::Expr(expression_list((s, e))?))
+    }
+
+    /// The target of `target: annotation` (tokens `s..colon`, the annotation up to
+    /// `end`), the annotation checked but not evaluated, as CPython does in a function.
+    fn annotated(&self, s: usize, colon: usize, end: usize) -> PResult<Target> {
+        let target = Parser::expression(self.src, (s, colon), self.path);
+        let target = match target {
+            Err(_) if self.src.find_top(s, colon, |i| self.src.is_op(i, ",")).is_some() => {
+                let message = "only single target (not tuple) can be annotated";
+                return Err(syntax(self.at(s, colon), message));
+            }
+            other => other?,
+        };
+        let what = match target.kind {
+            super::ast::ExprKind::Tuple(_) => Some("tuple"),
+            super::ast::ExprKind::List(_) => Some("list"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            let message = format!("only single target (not {what}) can be annotated");
+            return Err(syntax(target.at, message));
+        }
+        Parser::annotation(self.src, (colon + 1, end), self.path)?;
+        to_target(target)
     }
 }
 
@@ -835,6 +873,9 @@ fn collect_locals(statements: &[Stmt], out: &mut BTreeSet<String>) {
                 targets.iter().for_each(|t| target_names(t, out));
             }
             StmtKind::AugAssign(target, _, _) => target_names(target, out),
+            StmtKind::Declare(name) => {
+                out.insert(name.clone());
+            }
             StmtKind::For(target, _, body, orelse) => {
                 target_names(target, out);
                 collect_locals(body, out);

@@ -546,7 +546,7 @@ impl<'p> Interp<'p, '_> {
                 Some(e) => self.eval(f, e).map(Exit::Return),
                 None => Ok(Exit::Return(Val::None)),
             },
-            StmtKind::Pass => Ok(Exit::Normal),
+            StmtKind::Pass | StmtKind::Declare(_) => Ok(Exit::Normal),
             StmtKind::Break => Ok(Exit::Break),
             StmtKind::Continue => Ok(Exit::Continue),
             StmtKind::Raise(exc, cause) => {

@@ -3,7 +3,9 @@
 //!
 //! [`compile_module`] reads one file into a [`Program`]: every module-level `def` and
 //! `async def`, every pydantic `BaseModel` class (fields, defaults, `extra`), exception
-//! classes, imports and module-level `NAME = expression` constants. [`Program::call`] runs
+//! classes, imports and module-level `NAME = expression` (or `NAME: T = expression`)
+//! constants. Module-level annotations are not evaluated either (as under `from
+//! __future__ import annotations`, which is accepted like any import). [`Program::call`] runs
 //! one function with keyword arguments; what the body reaches outside itself (the CRM
 //! client imported `from hubspot_client import …`, `context.memory`) goes to a [`Host`].
 //!
@@ -11,7 +13,9 @@
 //! [`Outcome::Unsupported`] at the token, never a guess):
 //!
 //! - **Statements**: expressions, `=` (names, `d[k]`, tuple unpacking), augmented
-//!   assignment, `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
+//!   assignment, annotated assignment (`x: T = v`, and `x: T`, which makes `x` local;
+//!   the annotation is checked for syntax and never evaluated, so `typing` names,
+//!   `X | None`, `Literal[…]` and `tuple[int, ...]` need no support), `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
 //!   `return`, `pass`, `raise` (`raise X from Y` and `from None` set `__cause__` and
 //!   `__suppress_context__`; an exception raised or caught while another is handled gets
 //!   it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`.

@@ -57,12 +57,38 @@ pub(crate) struct Parser<'s, 'a> {
     offset: usize,
     nesting: usize,
     path: &'s str,
+    /// Reading an annotation, which is checked but never evaluated: `...` may appear.
+    annotation: bool,
 }
 
 impl<'s, 'a> Parser<'s, 'a> {
     /// A parser over tokens `start..end` of `src`.
     pub(crate) fn new(src: &'s Source<'a>, start: usize, end: usize, path: &'s str) -> Self {
-        Parser { src, pos: start, end: end.min(src.tokens.len()), offset: 0, nesting: 0, path }
+        Parser {
+            src,
+            pos: start,
+            end: end.min(src.tokens.len()),
+            offset: 0,
+            nesting: 0,
+            path,
+            annotation: false,
+        }
+    }
+
+    /// Checks that tokens `start..end` are an annotation: an expression CPython would
+    /// compile. Only its syntax matters (it is never evaluated here), so what is
+    /// outside the subset inside it is no problem.
+    pub(crate) fn annotation(
+        src: &'s Source<'a>,
+        (start, end): (usize, usize),
+        path: &'s str,
+    ) -> PResult<()> {
+        let mut parser = Parser::new(src, start, end, path);
+        parser.annotation = true;
+        match parser.expr().and_then(|_| parser.finish()) {
+            Err(problem) if problem.code == SYNTAX => Err(problem),
+            _ => Ok(()),
+        }
     }
 
     /// Tokens `start..end` as one expression or an unparenthesized tuple.
@@ -510,6 +536,11 @@ impl<'s, 'a> Parser<'s, 'a> {
             TokenKind::Op if self.op("(") => self.nested(Self::parens),
             TokenKind::Op if self.op("[") => self.nested(Self::list),
             TokenKind::Op if self.op("{") => self.nested(Self::braces),
+            TokenKind::Op if self.op("...") && self.annotation => {
+                let at = self.here();
+                self.pos += 1;
+                self.node(ExprKind::Const(Const::None), at)
+            }
             _ => Err(self.bad_atom()),
         }
     }
@@ -1017,6 +1048,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             offset: at.saturating_sub(1),
             nesting: self.nesting,
             path: self.path,
+            annotation: self.annotation,
         };
         let expr = parser.exprlist()?;
         parser.finish()?;
