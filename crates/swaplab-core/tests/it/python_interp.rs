@@ -2026,3 +2026,54 @@ fn annotations_are_read_but_not_evaluated() {
         ]
     );
 }
+
+/// Module-level assignments: unpacking, chains, rebinding, and later module-level
+/// expressions reading what was bound before them (as at import). The module was run in
+/// the machine's python3 (3.11); with `EARLY = LATE` it stops at import with the same
+/// NameError.
+const ASSIGNMENTS: &str = r#"HOST, PORT = "127.0.0.1", 8931
+URL = f"http://{HOST}:{PORT}/mcp"
+SETTINGS = dict(host=HOST, port=PORT)
+A = B = [1]
+(C, D), E = (1, 2), 3
+[F, G] = "fg"
+X = 1
+Y = X + 1
+X = 5
+TOOLS = ["a"]
+TOOLS = TOOLS + ["b"]
+LOW, HIGH = HIGH, LOW = 1, 2
+def port_plus(n):
+    return PORT + n
+NEXT = port_plus(1)
+SQUARES = [n * n for n in range(PORT - 8928)]
+EARLY = LATE
+LATE = 1
+def f():
+    return HOST, PORT, URL, SETTINGS, A is B, C, D, E, F, G, X, Y, TOOLS, LOW, HIGH, NEXT, SQUARES
+def early():
+    return EARLY
+"#;
+
+#[test]
+fn module_level_assignments_bind_in_file_order() {
+    assert_eq!(
+        outcome_of(ASSIGNMENTS, "f"),
+        "= ('127.0.0.1', 8931, 'http://127.0.0.1:8931/mcp', {'host': '127.0.0.1', 'port': 8931}, \
+         True, 1, 2, 3, 'f', 'g', 5, 2, ['a', 'b'], 2, 1, 8932, [0, 1, 4])"
+    );
+    assert_eq!(outcome_of(ASSIGNMENTS, "early"), "! NameError: name 'LATE' is not defined");
+    let bad =
+        "A, B = 1, 2, 3\nC = D = {}\nC['k'] = 1\ndef f():\n    return A\ndef g():\n    return D\n";
+    assert_eq!(outcome_of(bad, "f"), "! ValueError: too many values to unpack (expected 2)");
+    // Changing a value at import (`C['k'] = 1`) is not followed.
+    assert_eq!(outcome_of(bad, "g"), "= {}");
+    // Hostile: a chain of 5000 names, each read from the one before, stops at a limit.
+    on_small_stack(|| {
+        let chain: String = (1..5000).map(|i| format!("X{i} = X{} + 1\n", i - 1)).collect();
+        let source = format!("X0 = 0\n{chain}def f():\n    return X4999\n");
+        assert!(outcome_of(&source, "f").starts_with("? swaplab.python.limit"));
+        let fits: String = (1..50).map(|i| format!("X{i} = X{} + 1\n", i - 1)).collect();
+        assert_eq!(outcome_of(&format!("X0 = 0\n{fits}def f():\n    return X49\n"), "f"), "= 49");
+    });
+}

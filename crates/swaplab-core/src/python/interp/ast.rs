@@ -288,8 +288,22 @@ pub(crate) enum Global {
     /// The CRM client (`from hubspot_client import crm`).
     Client,
     ExcClass(String),
-    /// `NAME = expression`, evaluated on first use in each call.
-    Value(Box<Result<Expr, Diagnostic>>),
+    /// A name a module-level assignment binds: the index of the assignment in
+    /// [`super::Program`]'s list, evaluated on first use in each call.
+    Value(usize),
     /// An imported module or name, or a class, outside the subset: using it stops the run.
     Other(String),
 }
+
+/// A module-level assignment: `NAME = …`, `A, B = …`, `A = B = …`.
+#[derive(Clone, Debug)]
+pub(crate) struct Assignment {
+    /// The targets: names, or unpackings of names.
+    pub(crate) targets: Vec<Target>,
+    pub(crate) value: Result<Expr, Diagnostic>,
+    /// Where it stands among the module's statements: what it reads is bound before.
+    pub(crate) position: usize,
+}
+
+/// The bindings of a module-level name, in file order: where each is made and what it is.
+pub(crate) type Versions = Vec<(usize, Global)>;

@@ -9,8 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ast::{
-    At, BinOp, FieldDefault, Function, Global, Handler, Model, ModelField, ParamDef, ParamKind,
-    Stmt, StmtKind, Target,
+    Assignment, At, BinOp, FieldDefault, Function, Global, Handler, Model, ModelField, ParamDef,
+    ParamKind, Stmt, StmtKind, Target, Versions,
 };
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
 use super::runtime::is_builtin_exception;
@@ -70,9 +70,12 @@ struct Module<'p> {
     names: Names,
     functions: Vec<Function>,
     models: Vec<Model>,
-    globals: BTreeMap<String, Global>,
+    globals: BTreeMap<String, Versions>,
+    assignments: Vec<Assignment>,
     exc_parents: BTreeMap<String, String>,
     diagnostics: Vec<Diagnostic>,
+    /// The index of the module-level item being compiled.
+    position: usize,
 }
 
 /// Compiles a file. Never panics.
@@ -85,10 +88,13 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         functions: Vec::new(),
         models: Vec::new(),
         globals: BTreeMap::new(),
+        assignments: Vec::new(),
         exc_parents: BTreeMap::new(),
         diagnostics: Vec::new(),
+        position: 0,
     };
-    for item in &items {
+    for (position, item) in items.iter().enumerate() {
+        module.position = position;
         match item {
             Item::Statement(stmt) => module.statement(&mut source, *stmt),
             Item::Class(class) => module.class(&mut source, class),
@@ -122,6 +128,7 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         functions: module.functions,
         models: module.models,
         globals: module.globals,
+        assignments: module.assignments,
         exc_parents: module.exc_parents,
     }
 }
@@ -133,6 +140,16 @@ fn diagnostic(source: &Source<'_>, path: &str, problem: &Problem) -> Diagnostic 
 }
 
 impl Module<'_> {
+    /// Binds a module-level name here.
+    fn bind(&mut self, name: String, global: Global) {
+        self.globals.entry(name).or_default().push((self.position, global));
+    }
+
+    /// What a module-level name is bound to so far.
+    fn latest(&self, name: &str) -> Option<&Global> {
+        self.globals.get(name).and_then(|versions| versions.last()).map(|(_, g)| g)
+    }
+
     fn report(&mut self, source: &Source<'_>, problem: &Problem) -> Diagnostic {
         let diagnostic = diagnostic(source, self.path, problem);
         self.diagnostics.push(diagnostic.clone());
@@ -155,18 +172,42 @@ impl Module<'_> {
         {
             self.report(source, &problem);
         }
-        let [(ts, te), value] = parts.as_slice() else { return };
-        let colon = source.find_top(*ts, *te, |i| source.is_op(i, ":"));
-        if let Some(colon) = colon
-            && let Err(problem) = Parser::annotation(source, (colon + 1, *te), self.path)
-        {
-            self.report(source, &problem);
+        let Some((&value, ranges)) = parts.split_last().filter(|(_, t)| !t.is_empty()) else {
+            return;
+        };
+        let mut targets = Vec::new();
+        for &(ts, te) in ranges {
+            let colon = source.find_top(ts, te, |i| source.is_op(i, ":"));
+            if let Some(colon) = colon
+                && let Err(problem) = Parser::annotation(source, (colon + 1, te), self.path)
+            {
+                self.report(source, &problem);
+            }
+            let target = match colon {
+                Some(colon) => Parser::expression(source, (ts, colon), self.path),
+                None => Parser::expression_list(source, (ts, te), self.path),
+            };
+            match target.and_then(to_target) {
+                Ok(target) if binds_names_only(&target) => targets.push(target),
+                // `obj.attr = …` and `d[k] = …` change a value at import: not followed.
+                Ok(_) => return,
+                Err(problem) => {
+                    if problem.code == SYNTAX {
+                        self.report(source, &problem);
+                    }
+                    return;
+                }
+            }
         }
-        let te = colon.unwrap_or(*te);
-        let Some(name) = source.identifier(*ts).filter(|_| te == ts + 1) else { return };
-        let value = Parser::expression_list(source, *value, self.path);
+        let value = Parser::expression_list(source, value, self.path);
         let value = value.map_err(|problem| self.report(source, &problem));
-        self.globals.insert(name.to_owned(), Global::Value(Box::new(value)));
+        let mut names = BTreeSet::new();
+        targets.iter().for_each(|t| target_names(t, &mut names));
+        let index = self.assignments.len();
+        self.assignments.push(Assignment { targets, value, position: self.position });
+        for name in names {
+            self.bind(name, Global::Value(index));
+        }
     }
 
     fn import(&mut self, import: Import) {
@@ -177,7 +218,7 @@ impl Module<'_> {
                 } else {
                     alias
                 };
-                self.globals.insert(bound, Global::Other(format!("the module `{name}`")));
+                self.bind(bound, Global::Other(format!("the module `{name}`")));
             }
             return;
         };
@@ -208,7 +249,7 @@ impl Module<'_> {
             } else {
                 Global::Other(format!("`{name}` (imported from `{module}`)"))
             };
-            self.globals.insert(alias, global);
+            self.bind(alias, global);
         }
     }
 
@@ -226,7 +267,7 @@ impl Module<'_> {
             .collect();
         let model_bases: Vec<usize> = bases
             .iter()
-            .filter_map(|b| match self.globals.get(b) {
+            .filter_map(|b| match self.latest(b) {
                 Some(Global::Model(i)) => Some(*i),
                 _ => None,
             })
@@ -234,21 +275,21 @@ impl Module<'_> {
         if !model_bases.is_empty() || bases.iter().any(|b| self.names.base_model.contains(b)) {
             let model = self.model(source, class, name.clone(), model_bases);
             self.models.push(model);
-            self.globals.insert(name, Global::Model(self.models.len() - 1));
+            self.bind(name, Global::Model(self.models.len() - 1));
             return;
         }
-        let exception_base = bases.iter().find_map(|b| match self.globals.get(b) {
+        let exception_base = bases.iter().find_map(|b| match self.latest(b) {
             Some(Global::ExcClass(base)) => Some(base.clone()),
             Some(_) => None,
             None => is_builtin_exception(b).then(|| b.clone()),
         });
         if let Some(base) = exception_base {
             self.exc_parents.insert(name.clone(), base);
-            self.globals.insert(name.clone(), Global::ExcClass(name));
+            self.bind(name.clone(), Global::ExcClass(name));
             return;
         }
         let what = format!("the class `{name}`");
-        self.globals.insert(name, Global::Other(what));
+        self.bind(name, Global::Other(what));
     }
 
     fn model(
@@ -427,7 +468,7 @@ impl Module<'_> {
         let (_, body_end) = source.body_tokens(&Body { ..def.body });
         let range = source.bytes(keyword, body_end.max(def.name + 1));
         self.functions.push(Function { name: name.clone(), params, body, locals, range });
-        self.globals.insert(name, Global::Function(self.functions.len() - 1));
+        self.bind(name, Global::Function(self.functions.len() - 1));
     }
 }
 
@@ -912,4 +953,17 @@ pub(crate) fn target_names(target: &Target, out: &mut BTreeSet<String>) {
         Target::Unpack(items, _) => items.iter().for_each(|t| target_names(t, out)),
         Target::Subscript(..) => {}
     }
+}
+
+/// Whether a target binds names only (through unpacking), with no item or attribute.
+fn binds_names_only(target: &Target) -> bool {
+    let mut stack = vec![target];
+    while let Some(target) = stack.pop() {
+        match target {
+            Target::Name(_) => {}
+            Target::Subscript(..) => return false,
+            Target::Unpack(items, _) => stack.extend(items),
+        }
+    }
+    true
 }

@@ -95,9 +95,11 @@ pub(crate) struct Interp<'p, 'h> {
     calls: usize,
     /// Exceptions being handled, innermost last, for a bare `raise`.
     handling: Vec<(Rc<ExcObj>, At)>,
-    /// Module-level constants evaluated in this run.
-    globals: BTreeMap<String, Val>,
-    resolving: Vec<String>,
+    /// The names each module-level assignment bound, once evaluated in this run.
+    assigned: BTreeMap<usize, BTreeMap<String, Val>>,
+    /// The module-level assignments being evaluated, innermost last: a name read meanwhile
+    /// is the binding made before the innermost, as when the module is imported.
+    resolving: Vec<usize>,
     lists: Vec<Weak<ListObj>>,
     dicts: Vec<Weak<DictObj>>,
     /// Scopes a lambda closed over: their variables can hold the lambda.
@@ -127,7 +129,7 @@ pub(crate) fn run(
         depth: 0,
         calls: 0,
         handling: Vec::new(),
-        globals: BTreeMap::new(),
+        assigned: BTreeMap::new(),
         resolving: Vec::new(),
         lists: Vec::new(),
         dicts: Vec::new(),
@@ -1336,41 +1338,61 @@ impl<'p> Interp<'p, '_> {
         result
     }
 
+    /// A module-level name: its last binding, or while a module-level assignment is
+    /// evaluated, its last binding before that assignment; else a builtin.
     fn global(&mut self, name: &str, at: At) -> R<Val> {
         let program = self.program;
-        match program.globals.get(name) {
+        let now = self.resolving.last().and_then(|&i| program.assignments.get(i));
+        let now = now.map_or(usize::MAX, |a| a.position);
+        let versions = program.globals.get(name).map(Vec::as_slice).unwrap_or_default();
+        let found = versions.iter().rev().find(|(position, _)| *position < now);
+        match found.map(|(_, global)| global) {
             Some(Global::Function(i)) => Ok(Val::Function(*i)),
             Some(Global::Model(i)) => Ok(Val::Model(*i)),
             Some(Global::ToolResult) => Ok(Val::ToolResult),
             Some(Global::Client) => Ok(Val::Client),
             Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
             Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
-            Some(Global::Value(value)) => {
-                if let Some(known) = self.globals.get(name) {
-                    return Ok(known.clone());
-                }
-                let expr = match value.as_ref() {
-                    Ok(expr) => expr,
-                    Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
-                };
-                if self.resolving.iter().any(|r| r == name) {
-                    return Err(self.raise(
-                        "NameError",
-                        format!("name '{name}' is not defined"),
-                        at,
-                    ));
-                }
-                self.resolving.push(name.to_owned());
-                let result = self.eval(&mut Frame::module(), expr);
-                self.resolving.pop();
-                let known = result?;
-                self.globals.insert(name.to_owned(), known.clone());
-                Ok(known)
-            }
+            Some(Global::Value(index)) => self.assigned_value(*index, name, at),
             None => builtin_value(name).ok_or_else(|| {
                 self.raise("NameError", format!("name '{name}' is not defined"), at)
             }),
         }
+    }
+
+    /// The value module-level assignment `index` bound to `name`, evaluating the
+    /// assignment on first use.
+    fn assigned_value(&mut self, index: usize, name: &str, at: At) -> R<Val> {
+        let program = self.program;
+        let not_defined =
+            |interp: &Self| interp.raise("NameError", format!("name '{name}' is not defined"), at);
+        if let Some(names) = self.assigned.get(&index) {
+            return names.get(name).cloned().ok_or_else(|| not_defined(self));
+        }
+        let Some(assignment) = program.assignments.get(index) else {
+            return Err(not_defined(self));
+        };
+        let expr = match &assignment.value {
+            Ok(expr) => expr,
+            Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
+        };
+        if self.resolving.contains(&index) {
+            return Err(not_defined(self));
+        }
+        self.resolving.push(index);
+        let mut frame = Frame::module();
+        let result = self.eval(&mut frame, expr).and_then(|value| {
+            for target in &assignment.targets {
+                self.assign(&mut frame, target, value.clone(), expr.at)?;
+            }
+            Ok(())
+        });
+        self.resolving.pop();
+        result?;
+        let names = frame.env.vars.take();
+        let value = names.get(name).cloned();
+        self.assigned.insert(index, names);
+        value.ok_or_else(|| not_defined(self))
     }
 
     // ----- calls -----

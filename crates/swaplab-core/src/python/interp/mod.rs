@@ -3,9 +3,12 @@
 //!
 //! [`compile_module`] reads one file into a [`Program`]: every module-level `def` and
 //! `async def`, every pydantic `BaseModel` class (fields, defaults, `extra`), exception
-//! classes, imports and module-level `NAME = expression` (or `NAME: T = expression`)
-//! constants. Module-level annotations are not evaluated either (as under `from
-//! __future__ import annotations`, which is accepted like any import). [`Program::call`] runs
+//! classes, imports and module-level assignments to names (`NAME = …`, `NAME: T = …`,
+//! `HOST, PORT = …`, `A = B = …`). Each assignment is evaluated on first use in a call;
+//! what it reads is what was bound before it in the file, as at import (`X = X + 1`
+//! reads the earlier `X`; a name bound only later is a `NameError`). Module-level
+//! annotations are not evaluated (as under `from __future__ import annotations`, which
+//! is accepted like any import); assignments to items or attributes are not followed. [`Program::call`] runs
 //! one function with keyword arguments; what the body reaches outside itself (the CRM
 //! client imported `from hubspot_client import …`, `context.memory`) goes to a [`Host`].
 //!
@@ -171,7 +174,9 @@ pub struct Program {
     lines: LineTable,
     functions: Vec<ast::Function>,
     models: Vec<ast::Model>,
-    globals: BTreeMap<String, ast::Global>,
+    /// Every binding of each module-level name, in file order.
+    globals: BTreeMap<String, ast::Versions>,
+    assignments: Vec<ast::Assignment>,
     /// User-defined exception classes and their base class.
     exc_parents: BTreeMap<String, String>,
 }
