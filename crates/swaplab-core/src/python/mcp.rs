@@ -223,7 +223,7 @@ pub fn scan_mcp_server(path: &str, text: &str) -> McpServerModule {
                     module.models.push(public);
                 }
             }
-            Item::Def(_) => {}
+            Item::Def(_) | Item::Compound(_) => {}
         }
     }
     let instance = module.instance.clone().unwrap_or_else(|| "mcp".to_owned());

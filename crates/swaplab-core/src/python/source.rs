@@ -91,6 +91,9 @@ pub(crate) enum Item {
     Def(Def),
     Class(Class),
     Statement(Stmt),
+    /// The header line of a compound statement (`if`, `else:`, `try:`, `for`, …), by its
+    /// index in [`Source::lines`]; the statements after its colon follow as statements.
+    Compound(usize),
 }
 
 /// One argument of a call: tokens `start..end` of the value.
@@ -520,6 +523,9 @@ impl<'a> Source<'a> {
                 }
                 let mut statements = Vec::new();
                 self.line_statements(line.start, line.end, &mut statements);
+                if statements.first().is_some_and(|s| s.header) {
+                    items.push(Item::Compound(li));
+                }
                 items.extend(statements.into_iter().filter(|s| !s.header).map(Item::Statement));
             }
             li = next;

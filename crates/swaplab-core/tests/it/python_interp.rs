@@ -2077,3 +2077,118 @@ fn module_level_assignments_bind_in_file_order() {
         assert_eq!(outcome_of(&format!("X0 = 0\n{fits}def f():\n    return X49\n"), "f"), "= 49");
     });
 }
+
+/// Module-level `if`s: a branch that only binds names is followed (its tests read what
+/// is bound before it); `if __name__ == "__main__":` and `if TYPE_CHECKING:` are read
+/// but never run. The module was run in the machine's python3 (3.11).
+const MODULE_IFS: &str = r#"from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+DEBUG = False
+LIMIT = 10
+if DEBUG:
+    LIMIT = 100
+    MODE = "debug"
+elif LIMIT > 5:
+    MODE = "wide"
+    LEVEL = LIMIT * 2
+else:
+    MODE = "narrow"
+if not DEBUG: TAG = "inline"
+if LIMIT:
+    if DEBUG:
+        INNER = "a"
+    else:
+        INNER = "b"
+        NOTE: str = INNER + "!"
+if False:
+    NEVER = 1
+def f():
+    return LIMIT, MODE, LEVEL, TAG, INNER, NOTE
+def never():
+    return NEVER
+def main_block():
+    return RUN
+if __name__ == "__main__":
+    import sys
+    RUN = sys.argv
+    print(f())
+"#;
+
+#[test]
+fn module_level_ifs_bind_names_and_main_blocks_do_not_run() {
+    assert_eq!(outcome_of(MODULE_IFS, "f"), "= (10, 'wide', 20, 'inline', 'b', 'b!')");
+    assert_eq!(outcome_of(MODULE_IFS, "never"), "! NameError: name 'NEVER' is not defined");
+    assert_eq!(outcome_of(MODULE_IFS, "main_block"), "! NameError: name 'RUN' is not defined");
+    // A `__main__` block must be valid Python; what it does is never run.
+    let main = |block: &str| {
+        let program = compile_module(
+            "m.py",
+            &format!("X = 1\nif __name__ == '__main__':\n{block}def f():\n    return X\n"),
+        );
+        let found: Vec<String> = program
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}:{} {}", d.span.start.line, d.code, d.message))
+            .collect();
+        (found, program.call("f", &[], false, &mut FakeCrm::default()))
+    };
+    let ran = Outcome::Returned(PyValue::Int(1));
+    assert_eq!(
+        main("    import uvicorn\n    with x as y:\n        X = 2\n"),
+        (vec![], ran.clone())
+    );
+    assert_eq!(
+        main("    mcp.run(\n"),
+        (
+            vec![
+                "3:swaplab.python.syntax '(' was never closed".to_owned(),
+                "3:swaplab.python.syntax invalid syntax: expected ')'".to_owned()
+            ],
+            ran.clone()
+        )
+    );
+    assert_eq!(
+        main("    x = = 1\n"),
+        (vec!["3:swaplab.python.syntax invalid syntax: an expression is missing".to_owned()], ran)
+    );
+    // Anything else at module level: the names it binds stop the run where they are used.
+    let other = "for i in range(3):\n    LOOPED = i\n\
+                 try:\n    import tomllib\nexcept ImportError:\n    tomllib = None\n\
+                 if LIMIT:\n    print('at import')\n    SIDE = 1\n\
+                 with open('x') as fh:\n    pass\n\
+                 def f():\n    return LOOPED\ndef g():\n    return tomllib\ndef h():\n    return SIDE\ndef k():\n    return fh\n";
+    let program = compile_module("o.py", other);
+    let found: Vec<String> = program
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.span.start.line, d.span.start.column, d.message))
+        .collect();
+    let outside = "is outside the Python subset Swap Lab runs";
+    assert_eq!(
+        found,
+        [
+            format!("1:1 a module-level `for` {outside}"),
+            format!("3:1 a module-level `try` {outside}"),
+            format!(
+                "8:5 a statement other than an assignment to names in a module-level `if` {outside}"
+            ),
+            format!("10:1 a module-level `with` {outside}"),
+        ]
+    );
+    for (function, diagnostic) in ["f", "g", "h", "k"].iter().zip(&program.diagnostics) {
+        assert_eq!(
+            program.call(function, &[], false, &mut FakeCrm::default()),
+            Outcome::Unsupported(diagnostic.clone())
+        );
+    }
+    // Hostile: 3000 `if`s, each test reading the name the one before binds.
+    on_small_stack(|| {
+        let chain = "if X >= 0:\n    X = X + 1\n".repeat(3000);
+        let source = format!("X = 0\n{chain}def f():\n    return X\n");
+        assert!(outcome_of(&source, "f").starts_with("? swaplab.python.limit"));
+        let nested: String = (0..99).map(|i| format!("{}if X == 0:\n", "    ".repeat(i))).collect();
+        let source = format!("X = 0\n{nested}{}Y = 1\ndef f():\n    return Y\n", "    ".repeat(99));
+        assert_eq!(outcome_of(&source, "f"), "= 1");
+    });
+}

@@ -293,6 +293,18 @@ pub(crate) enum Global {
     Value(usize),
     /// An imported module or name, or a class, outside the subset: using it stops the run.
     Other(String),
+    /// A binding made in a branch of module-level `if`s: `(conditional, branch)` pairs,
+    /// outermost first, that must all be the branch taken.
+    Guarded(Vec<(usize, usize)>, Box<Global>),
+}
+
+/// A module-level `if`: the test of each branch (`None` for one never taken, such as
+/// `__name__ == "__main__"`), an `else` being the branch after the last test.
+#[derive(Clone, Debug)]
+pub(crate) struct Conditional {
+    pub(crate) tests: Vec<Option<Expr>>,
+    /// Where it stands among the module's bindings: its tests read what is bound before.
+    pub(crate) position: usize,
 }
 
 /// A module-level assignment: `NAME = …`, `A, B = …`, `A = B = …`.

@@ -97,9 +97,14 @@ pub(crate) struct Interp<'p, 'h> {
     handling: Vec<(Rc<ExcObj>, At)>,
     /// The names each module-level assignment bound, once evaluated in this run.
     assigned: BTreeMap<usize, BTreeMap<String, Val>>,
-    /// The module-level assignments being evaluated, innermost last: a name read meanwhile
-    /// is the binding made before the innermost, as when the module is imported.
+    /// The module-level assignments being evaluated, innermost last.
     resolving: Vec<usize>,
+    /// Where in the module the module-level code being evaluated stands, innermost last:
+    /// a name read meanwhile is the binding made before, as when the module is imported.
+    now: Vec<usize>,
+    /// The branch each module-level `if` took in this run.
+    taken: BTreeMap<usize, usize>,
+    deciding: Vec<usize>,
     lists: Vec<Weak<ListObj>>,
     dicts: Vec<Weak<DictObj>>,
     /// Scopes a lambda closed over: their variables can hold the lambda.
@@ -131,6 +136,9 @@ pub(crate) fn run(
         handling: Vec::new(),
         assigned: BTreeMap::new(),
         resolving: Vec::new(),
+        now: Vec::new(),
+        taken: BTreeMap::new(),
+        deciding: Vec::new(),
         lists: Vec::new(),
         dicts: Vec::new(),
         envs: Vec::new(),
@@ -1342,11 +1350,16 @@ impl<'p> Interp<'p, '_> {
     /// evaluated, its last binding before that assignment; else a builtin.
     fn global(&mut self, name: &str, at: At) -> R<Val> {
         let program = self.program;
-        let now = self.resolving.last().and_then(|&i| program.assignments.get(i));
-        let now = now.map_or(usize::MAX, |a| a.position);
+        let now = self.now.last().copied().unwrap_or(usize::MAX);
         let versions = program.globals.get(name).map(Vec::as_slice).unwrap_or_default();
-        let found = versions.iter().rev().find(|(position, _)| *position < now);
-        match found.map(|(_, global)| global) {
+        let mut found = None;
+        for (_, global) in versions.iter().rev().filter(|(position, _)| *position < now) {
+            if let Some(global) = self.unguarded(global)? {
+                found = Some(global);
+                break;
+            }
+        }
+        match found {
             Some(Global::Function(i)) => Ok(Val::Function(*i)),
             Some(Global::Model(i)) => Ok(Val::Model(*i)),
             Some(Global::ToolResult) => Ok(Val::ToolResult),
@@ -1354,10 +1367,55 @@ impl<'p> Interp<'p, '_> {
             Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
             Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
             Some(Global::Value(index)) => self.assigned_value(*index, name, at),
-            None => builtin_value(name).ok_or_else(|| {
+            Some(Global::Guarded(..)) | None => builtin_value(name).ok_or_else(|| {
                 self.raise("NameError", format!("name '{name}' is not defined"), at)
             }),
         }
+    }
+
+    /// A binding, if the module-level `if` branches it was made in are those taken.
+    fn unguarded(&mut self, global: &'p Global) -> R<Option<&'p Global>> {
+        let Global::Guarded(guards, inner) = global else { return Ok(Some(global)) };
+        for &(cond, branch) in guards {
+            if self.branch_taken(cond)? != branch {
+                return Ok(None);
+            }
+        }
+        Ok(Some(inner))
+    }
+
+    /// The branch module-level `if` `cond` takes, its tests evaluated on first use.
+    fn branch_taken(&mut self, cond: usize) -> R<usize> {
+        if let Some(&branch) = self.taken.get(&cond) {
+            return Ok(branch);
+        }
+        let program = self.program;
+        let Some(conditional) = program.conditionals.get(cond) else { return Ok(usize::MAX) };
+        if self.deciding.contains(&cond) {
+            return Ok(usize::MAX);
+        }
+        self.deciding.push(cond);
+        self.now.push(conditional.position);
+        let mut result = Ok(conditional.tests.len());
+        for (branch, test) in conditional.tests.iter().enumerate() {
+            let Some(test) = test else { continue };
+            match self.eval(&mut Frame::module(), test) {
+                Ok(value) if value.truthy() => {
+                    result = Ok(branch);
+                    break;
+                }
+                Ok(_) => {}
+                Err(signal) => {
+                    result = Err(signal);
+                    break;
+                }
+            }
+        }
+        self.now.pop();
+        self.deciding.pop();
+        let branch = result?;
+        self.taken.insert(cond, branch);
+        Ok(branch)
     }
 
     /// The value module-level assignment `index` bound to `name`, evaluating the
@@ -1380,6 +1438,7 @@ impl<'p> Interp<'p, '_> {
             return Err(not_defined(self));
         }
         self.resolving.push(index);
+        self.now.push(assignment.position);
         let mut frame = Frame::module();
         let result = self.eval(&mut frame, expr).and_then(|value| {
             for target in &assignment.targets {
@@ -1388,6 +1447,7 @@ impl<'p> Interp<'p, '_> {
             Ok(())
         });
         self.resolving.pop();
+        self.now.pop();
         result?;
         let names = frame.env.vars.take();
         let value = names.get(name).cloned();

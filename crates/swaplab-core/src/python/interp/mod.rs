@@ -8,7 +8,12 @@
 //! what it reads is what was bound before it in the file, as at import (`X = X + 1`
 //! reads the earlier `X`; a name bound only later is a `NameError`). Module-level
 //! annotations are not evaluated (as under `from __future__ import annotations`, which
-//! is accepted like any import); assignments to items or attributes are not followed. [`Program::call`] runs
+//! is accepted like any import); assignments to items or attributes are not followed.
+//! A module-level `if` whose branches only assign names is followed (its tests are
+//! evaluated when a name it binds is first read); `if __name__ == "__main__":` and `if
+//! TYPE_CHECKING:` blocks must be valid Python but never run. Any other module-level
+//! compound statement (`for`, `try`, `with`, an `if` that calls something) is outside
+//! the subset: the names it binds stop the run where they are used. [`Program::call`] runs
 //! one function with keyword arguments; what the body reaches outside itself (the CRM
 //! client imported `from hubspot_client import …`, `context.memory`) goes to a [`Host`].
 //!
@@ -177,6 +182,7 @@ pub struct Program {
     /// Every binding of each module-level name, in file order.
     globals: BTreeMap<String, ast::Versions>,
     assignments: Vec<ast::Assignment>,
+    conditionals: Vec<ast::Conditional>,
     /// User-defined exception classes and their base class.
     exc_parents: BTreeMap<String, String>,
 }
