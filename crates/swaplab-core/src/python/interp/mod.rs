@@ -39,7 +39,9 @@
 //!   itself through the local it is bound to).
 //! - **Builtins**: `len str int float bool list dict tuple set sorted reversed min max sum
 //!   any all isinstance enumerate zip range print abs round repr chr ord format`, the
-//!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists),
+//!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists;
+//!   `strip`, `split`, `startswith` (tuples, offsets), `join`, `replace`, `partition` and
+//!   their kin take their arguments and fail with CPython's messages),
 //!   builtin exception classes with their hierarchy, pydantic models (`model_dump()`) and
 //!   Rasa's `ToolResult`.
 //!
