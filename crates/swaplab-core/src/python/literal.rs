@@ -49,6 +49,93 @@ pub(crate) fn decode_str(token: &str) -> Option<String> {
     Some(if raw { body.to_owned() } else { unescape(body) })
 }
 
+/// The value of one bytes literal token (`b"…"`, `rb"…"`); `Err` carries CPython's
+/// `SyntaxError` message.
+pub(crate) fn decode_bytes(token: &str) -> Result<Vec<u8>, String> {
+    let Some(quote_at) = token.find(['\'', '"']) else { return Ok(Vec::new()) };
+    let (prefix, quoted) = token.split_at(quote_at);
+    let raw = prefix.to_ascii_lowercase().contains('r');
+    let q = quoted.chars().next().unwrap_or('"');
+    let triple: String = [q; 3].iter().collect();
+    let (open, body) = if quoted.starts_with(&triple) {
+        (triple.as_str(), quoted.get(3..).unwrap_or_default())
+    } else {
+        (&quoted[..q.len_utf8()], quoted.get(1..).unwrap_or_default())
+    };
+    let body = body.strip_suffix(open).unwrap_or(body);
+    if !body.is_ascii() {
+        return Err("bytes can only contain ASCII literal characters".to_owned());
+    }
+    let bytes = body.as_bytes();
+    if raw {
+        return Ok(bytes.to_vec());
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        let Some(&e) = bytes.get(i) else {
+            out.push(b'\\');
+            break;
+        };
+        i += 1;
+        match e {
+            b'\n' => {}
+            b'\r' => {
+                if bytes.get(i) == Some(&b'\n') {
+                    i += 1;
+                }
+            }
+            b'\\' | b'\'' | b'"' => out.push(e),
+            b'a' => out.push(0x07),
+            b'b' => out.push(0x08),
+            b'f' => out.push(0x0c),
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'v' => out.push(0x0b),
+            b'0'..=b'7' => {
+                let mut value = u32::from(e - b'0');
+                for _ in 0..2 {
+                    match bytes.get(i).filter(|d| (b'0'..=b'7').contains(d)) {
+                        Some(d) => {
+                            value = value * 8 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        None => break,
+                    }
+                }
+                out.push(u8::try_from(value & 0xff).unwrap_or(0));
+            }
+            b'x' => {
+                let digits = bytes.get(i..i + 2).unwrap_or_default();
+                match std::str::from_utf8(digits).ok().and_then(|d| u8::from_str_radix(d, 16).ok())
+                {
+                    Some(value) if digits.iter().all(u8::is_ascii_hexdigit) => {
+                        out.push(value);
+                        i += 2;
+                    }
+                    _ => {
+                        return Err(format!(
+                            "(value error) invalid \\x escape at position {}",
+                            i - 2
+                        ));
+                    }
+                }
+            }
+            other => {
+                out.push(b'\\');
+                out.push(other);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Python's escape sequences in a non-raw `str` literal. Unknown escapes stay as written.
 fn unescape(body: &str) -> String {
     let mut out = String::with_capacity(body.len());

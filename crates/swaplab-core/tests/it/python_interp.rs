@@ -1107,10 +1107,7 @@ fn module_level_helpers_constants_and_exceptions() {
         "= ToolResult(llm_response=['us', '?', '-', 3628800, 'limit 2', 2, 'caught no zzz', 'them'])"
     );
     assert_eq!(outcome_of(source, "raises"), "! NotFound: gone");
-    assert_eq!(
-        outcome_of(source, "uses_json"),
-        "? swaplab.python.unsupported: the module `json` (`.dumps`) is outside the Python subset Swap Lab runs"
-    );
+    assert_eq!(outcome_of(source, "uses_json"), "= '{}'");
     assert_eq!(
         outcome_of(source, "bad_call"),
         "! TypeError: label() missing 1 required positional argument: 'stage'"
@@ -1201,8 +1198,8 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
             "2:8 swaplab.python.unsupported unpacking with `*` is outside the Python subset Swap Lab runs",
         ),
         (
-            "def f():\n    return b'x'\n",
-            "2:12 swaplab.python.unsupported a bytes literal is outside the Python subset Swap Lab runs",
+            "def f():\n    return t'x'\n",
+            "2:12 swaplab.python.unsupported a template string is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    if (n := 1):\n        pass\n",
@@ -1259,8 +1256,8 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
             "2:12 swaplab.python.unsupported calling the builtin `map` is outside the Python subset Swap Lab runs",
         ),
         (
-            "def f():\n    return 'x'.encode()\n",
-            "2:12 swaplab.python.unsupported `str.encode()` is outside the Python subset Swap Lab runs",
+            "def f():\n    return 'x'.expandtabs()\n",
+            "2:12 swaplab.python.unsupported `str.expandtabs()` is outside the Python subset Swap Lab runs",
         ),
         (
             "def f(context):\n    return context.sender_id\n",
@@ -2426,5 +2423,558 @@ fn str_methods_answer_and_fail_as_cpython_does() {
     assert!(
         run_body("s = 'é' * 900000\nt = (s,) * 900000\nreturn s.endswith(t)")
             .starts_with("? this call took more")
+    );
+}
+
+/// Runs each expression of `calls` in a lambda of one function (after `header`) and
+/// checks `repr()` of what it returns or raises against the expectation.
+fn check_calls(header: &str, calls: &[(&str, &str)]) {
+    let cases: String =
+        calls.iter().map(|(call, _)| format!("        lambda: {call},\n")).collect();
+    let source = format!(
+        "{header}\ndef f():\n    out = []\n    for case in [\n{cases}    ]:\n        try:\n            out.append(repr(case()))\n        except Exception as e:\n            out.append(repr(e))\n    return out\n"
+    );
+    let program = clean("c.py", &source);
+    let Outcome::Returned(PyValue::List(found)) =
+        program.call("f", &[], false, &mut FakeCrm::default())
+    else {
+        panic!("no list")
+    };
+    assert_eq!(found.len(), calls.len());
+    let failures: Vec<String> = calls
+        .iter()
+        .zip(&found)
+        .filter(|((_, expected), found)| **found != text(expected))
+        .map(|((call, expected), found)| {
+            format!("{call}\n  expected {expected}\n  found    {found:?}")
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Bytes literals, `str.encode`, `bytes.decode` and `bytes()`, and what CPython returns
+/// or raises for each (the machine's python3, 3.11, evaluated every expression).
+const BYTES_CALLS: &[(&str, &str)] = &[
+    (r#"b"abc""#, r#"b'abc'"#),
+    (r#"b'it\'s'"#, r#"b"it's""#),
+    (r#"b"\x00\x7f\x80\xff\n\t\r\\""#, r#"b'\x00\x7f\x80\xff\n\t\r\\'"#),
+    (r#"b"a\u00e9""#, r#"b'a\\u00e9'"#),
+    (r#"rb"\x41""#, r#"b'\\x41'"#),
+    (r#"b"\101\7""#, r#"b'A\x07'"#),
+    (r#"b"\777""#, r#"b'\xff'"#),
+    (r#"b"a" b"b""#, r#"b'ab'"#),
+    (r#"repr(b"'")"#, r#"'b"\'"'"#),
+    (r#"repr(b"'\"")"#, r#"'b\'\\\'"\''"#),
+    (r#"str(b"x")"#, r#""b'x'""#),
+    (r#"len(b"abc")"#, r#"3"#),
+    (r#"b"a" == "a""#, r#"False"#),
+    (r#"b"a" == b"a""#, r#"True"#),
+    (r#"b"a" != b"b""#, r#"True"#),
+    (r#"b"ab" + b"c""#, r#"b'abc'"#),
+    (r#"b"ab" * 2"#, r#"b'abab'"#),
+    (r#"3 * b"ab""#, r#"b'ababab'"#),
+    (r#"b"b" in b"abc""#, r#"True"#),
+    (r#"b"" in b"abc""#, r#"True"#),
+    (r#"98 in b"abc""#, r#"True"#),
+    (r#"b"abc"[1]"#, r#"98"#),
+    (r#"b"abc"[-1]"#, r#"99"#),
+    (r#"b"abc"[1:]"#, r#"b'bc'"#),
+    (r#"b"abcd"[::2]"#, r#"b'ac'"#),
+    (r#"list(b"ab")"#, r#"[97, 98]"#),
+    (r#"b"a" < b"b""#, r#"True"#),
+    (r#"sorted([b"b", b"a"])"#, r#"[b'a', b'b']"#),
+    (r#"bool(b"")"#, r#"False"#),
+    (r#"bool(b"x")"#, r#"True"#),
+    (r#"isinstance(b"", bytes)"#, r#"True"#),
+    (r#"isinstance("", bytes)"#, r#"False"#),
+    (r#"bytes()"#, r#"b''"#),
+    (r#"bytes([65, 66])"#, r#"b'AB'"#),
+    (r#"bytes("é", "utf-8")"#, r#"b'\xc3\xa9'"#),
+    (r#"bytes(2)"#, r#"b'\x00\x00'"#),
+    (r#"bytes(b"xy")"#, r#"b'xy'"#),
+    (r#"bytes("x")"#, r#"TypeError('string argument without an encoding')"#),
+    (r#"bytes([256])"#, r#"ValueError('bytes must be in range(0, 256)')"#),
+    (r#"bytes(-1)"#, r#"ValueError('negative count')"#),
+    (r#"bytes(1.5)"#, r#"TypeError("cannot convert 'float' object to bytes")"#),
+    (r#"f"{b'x'}""#, r#""b'x'""#),
+    (r#"{b"k": 1}[b"k"]"#, r#"1"#),
+    (r#""é".encode()"#, r#"b'\xc3\xa9'"#),
+    (r#""é".encode("utf-8")"#, r#"b'\xc3\xa9'"#),
+    (
+        r#""é".encode("ascii")"#,
+        r#"UnicodeEncodeError('ascii', 'é', 0, 1, 'ordinal not in range(128)')"#,
+    ),
+    (
+        r#""aéé".encode("ascii")"#,
+        r#"UnicodeEncodeError('ascii', 'aéé', 1, 3, 'ordinal not in range(128)')"#,
+    ),
+    (r#""é".encode("ascii", "ignore")"#, r#"b''"#),
+    (r#""aéb€".encode("ascii", "replace")"#, r#"b'a?b?'"#),
+    (r#""é".encode("latin-1")"#, r#"b'\xe9'"#),
+    (
+        r#""€".encode("latin-1")"#,
+        r#"UnicodeEncodeError('latin-1', '€', 0, 1, 'ordinal not in range(256)')"#,
+    ),
+    (
+        r#""a😀".encode("latin-1")"#,
+        r#"UnicodeEncodeError('latin-1', 'a😀', 1, 2, 'ordinal not in range(256)')"#,
+    ),
+    (r#""é".encode("nope")"#, r#"LookupError('unknown encoding: nope')"#),
+    (r#""a".encode(encoding="UTF8")"#, r#"b'a'"#),
+    (r#""a".encode(1)"#, r#"TypeError("encode() argument 'encoding' must be str, not int")"#),
+    (r#""x".encode("utf-8", errors="ignore")"#, r#"b'x'"#),
+    (r#""x".encode(errors="ignore")"#, r#"b'x'"#),
+    (
+        r#""x".encode("utf-8", "strict", 1)"#,
+        r#"TypeError('encode() takes at most 2 arguments (3 given)')"#,
+    ),
+    (r#""x".encode(x=1)"#, r#"TypeError("'x' is an invalid keyword argument for encode()")"#),
+    (r#""x".encode("utf-8-sig")"#, r#"b'\xef\xbb\xbfx'"#),
+    (r#""é".encode("ascii", "bogus")"#, r#"LookupError("unknown error handler name 'bogus'")"#),
+    (r#""é".encode("utf-8", "bogus")"#, r#"b'\xc3\xa9'"#),
+    (r#"b"\xc3\xa9".decode()"#, r#"'é'"#),
+    (r#"b"\xff".decode()"#, r#"UnicodeDecodeError('utf-8', b'\xff', 0, 1, 'invalid start byte')"#),
+    (
+        r#"b"a\xc3".decode()"#,
+        r#"UnicodeDecodeError('utf-8', b'a\xc3', 1, 2, 'unexpected end of data')"#,
+    ),
+    (
+        r#"b"a\xc3(".decode()"#,
+        r#"UnicodeDecodeError('utf-8', b'a\xc3(', 1, 2, 'invalid continuation byte')"#,
+    ),
+    (
+        r#"b"\xe2\x82".decode()"#,
+        r#"UnicodeDecodeError('utf-8', b'\xe2\x82', 0, 2, 'unexpected end of data')"#,
+    ),
+    (
+        r#"b"\xe2\x82x".decode()"#,
+        r#"UnicodeDecodeError('utf-8', b'\xe2\x82x', 0, 2, 'invalid continuation byte')"#,
+    ),
+    (
+        r#"b"\xed\xa0\x80".decode()"#,
+        r#"UnicodeDecodeError('utf-8', b'\xed\xa0\x80', 0, 1, 'invalid continuation byte')"#,
+    ),
+    (
+        r#"b"\xf0\x90\x80".decode()"#,
+        r#"UnicodeDecodeError('utf-8', b'\xf0\x90\x80', 0, 3, 'unexpected end of data')"#,
+    ),
+    (r#"b"\xf5".decode()"#, r#"UnicodeDecodeError('utf-8', b'\xf5', 0, 1, 'invalid start byte')"#),
+    (
+        r#"b"\xc0\x80".decode()"#,
+        r#"UnicodeDecodeError('utf-8', b'\xc0\x80', 0, 1, 'invalid start byte')"#,
+    ),
+    (r#"b"\xff\xfe".decode("utf-8", "replace")"#, r#"'��'"#),
+    (r#"b"a\xe2\x82x".decode("utf-8", "replace")"#, r#"'a�x'"#),
+    (r#"b"\xff".decode("utf-8", "ignore")"#, r#"''"#),
+    (r#"b"\xe9".decode("latin-1")"#, r#"'é'"#),
+    (
+        r#"b"\xe9".decode("ascii")"#,
+        r#"UnicodeDecodeError('ascii', b'\xe9', 0, 1, 'ordinal not in range(128)')"#,
+    ),
+    (r#"b"\xe9\xe9".decode("ascii", "replace")"#, r#"'��'"#),
+    (r#"b"x".decode("bogus")"#, r#"LookupError('unknown encoding: bogus')"#),
+    (r#"b"ab".decode(1)"#, r#"TypeError("decode() argument 'encoding' must be str, not int")"#),
+    (
+        r#"b"ab".decode("utf-8", 1)"#,
+        r#"TypeError("decode() argument 'errors' must be str, not int")"#,
+    ),
+    (r#"b"ab".decode(encoding="ascii", errors="strict")"#, r#"'ab'"#),
+    (r#"b"ab".decode("utf-8", "bogus")"#, r#"'ab'"#),
+    (r#"b"\xff".decode("utf-8", "bogus")"#, r#"LookupError("unknown error handler name 'bogus'")"#),
+    (r#"b"x".decode("UTF-8")"#, r#"'x'"#),
+    (r#"b"x".decode("latin1")"#, r#"'x'"#),
+    (r#"b"x".decode("iso-8859-1")"#, r#"'x'"#),
+    (r#"b"x".decode("U8")"#, r#"'x'"#),
+    (r#"b"\xef\xbb\xbfx".decode("utf-8-sig")"#, r#"'x'"#),
+    (r#"b"\xef\xbb\xbfx".decode()"#, r#"'\ufeffx'"#),
+    (
+        r#"b"x".decode("utf-8", "strict", 1)"#,
+        r#"TypeError('decode() takes at most 2 arguments (3 given)')"#,
+    ),
+    (r#"str(b"x", "utf-8")"#, r#"'x'"#),
+    (r#"str("x", "utf-8")"#, r#"TypeError('decoding str is not supported')"#),
+    (r#""a" in b"abc""#, r#"TypeError("a bytes-like object is required, not 'str'")"#),
+    (r#"b"abc"[5]"#, r#"IndexError('index out of range')"#),
+    (r#"b"a" + "b""#, r#"TypeError("can't concat str to bytes")"#),
+    (r#""b" + b"a""#, r#"TypeError('can only concatenate str (not "bytes") to str')"#),
+    (r#"b"a" * 1.5"#, r#"TypeError("can't multiply sequence by non-int of type 'float'")"#),
+    (r#"b"ab".foo"#, r#"AttributeError("'bytes' object has no attribute 'foo'")"#),
+    (r#"b"a" < "b""#, r#"TypeError("'<' not supported between instances of 'bytes' and 'str'")"#),
+    (r#"-1 in b"a""#, r#"ValueError('byte must be in range(0, 256)')"#),
+    (r#""é".encode() + b"!" == "é!".encode()"#, r#"True"#),
+];
+
+#[test]
+fn bytes_encode_and_decode_as_cpython_does() {
+    check_calls("", BYTES_CALLS);
+    for (literal, message) in [
+        ("b'é'", "bytes can only contain ASCII literal characters"),
+        ("b'a' 'b'", "cannot mix bytes and nonbytes literals"),
+        ("'a' b'b'", "cannot mix bytes and nonbytes literals"),
+        ("f'a' b'b'", "cannot mix bytes and nonbytes literals"),
+        ("b'ab\\xzz'", "(value error) invalid \\x escape at position 2"),
+    ] {
+        assert_eq!(
+            compile_error(&format!("return {literal}")),
+            format!("swaplab.python.syntax {message}")
+        );
+    }
+    // Hostile: a large payload encoded and decoded within the budget, a larger one not.
+    assert_eq!(
+        run_body("s = 'é' * 300000\nreturn len(s.encode()), s.encode().decode() == s"),
+        "= (600000, True)"
+    );
+    assert!(
+        run_body("s = 'é' * 900000\nfor i in range(5):\n    s.encode().decode()")
+            .starts_with("? this call took more")
+    );
+    assert!(run_body("return b'x' * 2000000").starts_with("! MemoryError"));
+}
+
+/// `json.dumps` and `json.loads`: CPython's output and messages (the machine's python3,
+/// 3.11, evaluated every expression).
+const JSON_CALLS: &[(&str, &str)] = &[
+    (
+        r#"json.dumps({"a": [1, 2.5, None, True, "é\n"], "b": {}})"#,
+        r#"'{"a": [1, 2.5, null, true, "\\u00e9\\n"], "b": {}}'"#,
+    ),
+    (
+        r#"json.dumps({"a": [1, {}], "b": [], "c": {"d": 1}}, indent=2)"#,
+        r#"'{\n  "a": [\n    1,\n    {}\n  ],\n  "b": [],\n  "c": {\n    "d": 1\n  }\n}'"#,
+    ),
+    (r#"json.dumps([1, [2]], indent=0)"#, r#"'[\n1,\n[\n2\n]\n]'"#),
+    (r#"json.dumps([1, [2]], indent="\t")"#, r#"'[\n\t1,\n\t[\n\t\t2\n\t]\n]'"#),
+    (r#"json.dumps({"b": 1, "a": 2}, sort_keys=True)"#, r#"'{"a": 2, "b": 1}'"#),
+    (
+        r#"json.dumps({"b": 1, 2: 2}, sort_keys=True)"#,
+        r#"TypeError("'<' not supported between instances of 'int' and 'str'")"#,
+    ),
+    (r#"json.dumps("é€😀\u0001\x7f", ensure_ascii=False)"#, r#"'"é€😀\\u0001\x7f"'"#),
+    (
+        r#"json.dumps("é€😀\u0001\x7f\b\f")"#,
+        r#"'"\\u00e9\\u20ac\\ud83d\\ude00\\u0001\\u007f\\b\\f"'"#,
+    ),
+    (r#"json.dumps({"a": 1}, separators=(",", ":"))"#, r#"'{"a":1}'"#),
+    (r#"json.dumps([1, 2], separators=(",", ":"), indent=1)"#, r#"'[\n 1,\n 2\n]'"#),
+    (
+        r#"json.dumps({1: 1, 2.5: 2, True: 3, None: 4, False: 5})"#,
+        r#"'{"1": 3, "2.5": 2, "null": 4, "false": 5}'"#,
+    ),
+    (
+        r#"json.dumps({(1,): 1})"#,
+        r#"TypeError('keys must be str, int, float, bool or None, not tuple')"#,
+    ),
+    (r#"json.dumps({(1,): 1, "a": 2}, skipkeys=True)"#, r#"'{"a": 2}'"#),
+    (r#"json.dumps(b"x")"#, r#"TypeError('Object of type bytes is not JSON serializable')"#),
+    (r#"json.dumps(float("nan"))"#, r#"'NaN'"#),
+    (r#"json.dumps([float("inf"), -float("inf")])"#, r#"'[Infinity, -Infinity]'"#),
+    (
+        r#"json.dumps(float("nan"), allow_nan=False)"#,
+        r#"ValueError('Out of range float values are not JSON compliant')"#,
+    ),
+    (r#"json.dumps({float("inf"): 1})"#, r#"'{"Infinity": 1}'"#),
+    (r#"json.dumps((1, 2))"#, r#"'[1, 2]'"#),
+    (r#"json.dumps(1e16)"#, r#"'1e+16'"#),
+    (r#"json.dumps(-0.0)"#, r#"'-0.0'"#),
+    (r#"json.dumps(0.1 + 0.2)"#, r#"'0.30000000000000004'"#),
+    (r#"json.dumps(10**3)"#, r#"'1000'"#),
+    (r#"json.dumps("a\"b\\c/")"#, r#"'"a\\"b\\\\c/"'"#),
+    (
+        r#"json.dumps(1, foo=2)"#,
+        r#"TypeError("JSONEncoder.__init__() got an unexpected keyword argument 'foo'")"#,
+    ),
+    (r#"json.dumps()"#, r#"TypeError("dumps() missing 1 required positional argument: 'obj'")"#),
+    (r#"json.dumps(1, 2)"#, r#"TypeError('dumps() takes 1 positional argument but 2 were given')"#),
+    (r#"json.dumps(obj=[1])"#, r#"'[1]'"#),
+    (
+        r#"json.dumps({"a": ValueError("x")})"#,
+        r#"TypeError('Object of type ValueError is not JSON serializable')"#,
+    ),
+    (r#"json.dumps([], indent=-1)"#, r#"'[]'"#),
+    (r#"json.dumps([1], indent=-1)"#, r#"'[\n1\n]'"#),
+    (r#"json.dumps([1], indent=None)"#, r#"'[1]'"#),
+    (r#"json.dumps({"a": 1}, indent=2, separators=(",", ": "))"#, r#"'{\n  "a": 1\n}'"#),
+    (
+        r#"json.dumps({"a": [1, 2]}, indent=2, separators=(", ", ": "))"#,
+        r#"'{\n  "a": [\n    1, \n    2\n  ]\n}'"#,
+    ),
+    (r#"json.dumps(range(3))"#, r#"TypeError('Object of type range is not JSON serializable')"#),
+    (r#"json.dumps(1, default=str)"#, r#"'1'"#),
+    (r#"json.dumps([b"x"], default=str)"#, r#"'["b\'x\'"]'"#),
+    (r#"json.dumps([b"x"], default=lambda o: [o.decode()])"#, r#"'[["x"]]'"#),
+    (r#"json.dumps({"a": 1}, sort_keys=True, indent=1)"#, r#"'{\n "a": 1\n}'"#),
+    (r#"json.dumps(True)"#, r#"'true'"#),
+    (r#"json.dumps(None)"#, r#"'null'"#),
+    (r#"json.dumps("")"#, r#"'""'"#),
+    (r#"json.dumps({"k": {"j": []}}, indent=3)"#, r#"'{\n   "k": {\n      "j": []\n   }\n}'"#),
+    (
+        r#"json.dumps([1], separators=(",",))"#,
+        r#"ValueError('not enough values to unpack (expected 2, got 1)')"#,
+    ),
+    (
+        r#"json.dumps([1], indent=1.5)"#,
+        r#"TypeError("can't multiply sequence by non-int of type 'float'")"#,
+    ),
+    (r#"json.dumps([1], ensure_ascii=0)"#, r#"'[1]'"#),
+    (
+        r#"json.dumps({"z": 1, "a": {"y": 2, "b": 3}}, sort_keys=True)"#,
+        r#"'{"a": {"b": 3, "y": 2}, "z": 1}'"#,
+    ),
+    (r#"json.dumps([[[]]], indent=1)"#, r#"'[\n [\n  []\n ]\n]'"#),
+    (
+        r#"json.dumps({"a": (1, [2, {"b": None}])}, indent=2, sort_keys=True)"#,
+        r#"'{\n  "a": [\n    1,\n    [\n      2,\n      {\n        "b": null\n      }\n    ]\n  ]\n}'"#,
+    ),
+    (r#"json.loads('')"#, r#"JSONDecodeError('Expecting value: line 1 column 1 (char 0)')"#),
+    (r#"json.loads(' ')"#, r#"JSONDecodeError('Expecting value: line 1 column 2 (char 1)')"#),
+    (r#"json.loads('x')"#, r#"JSONDecodeError('Expecting value: line 1 column 1 (char 0)')"#),
+    (
+        r#"json.loads('{"a": 1')"#,
+        r#"JSONDecodeError("Expecting ',' delimiter: line 1 column 8 (char 7)")"#,
+    ),
+    (
+        r#"json.loads('{"a" 1}')"#,
+        r#"JSONDecodeError("Expecting ':' delimiter: line 1 column 6 (char 5)")"#,
+    ),
+    (
+        r#"json.loads('{"a": 1,}')"#,
+        r#"JSONDecodeError('Expecting property name enclosed in double quotes: line 1 column 9 (char 8)')"#,
+    ),
+    (r#"json.loads('[1,]')"#, r#"JSONDecodeError('Expecting value: line 1 column 4 (char 3)')"#),
+    (
+        r#"json.loads('[1 2]')"#,
+        r#"JSONDecodeError("Expecting ',' delimiter: line 1 column 4 (char 3)")"#,
+    ),
+    (
+        r#"json.loads('{a: 1}')"#,
+        r#"JSONDecodeError('Expecting property name enclosed in double quotes: line 1 column 2 (char 1)')"#,
+    ),
+    (r#"json.loads('{"a": 1} x')"#, r#"JSONDecodeError('Extra data: line 1 column 10 (char 9)')"#),
+    (r#"json.loads('1 2')"#, r#"JSONDecodeError('Extra data: line 1 column 3 (char 2)')"#),
+    (
+        r#"json.loads('"abc')"#,
+        r#"JSONDecodeError('Unterminated string starting at: line 1 column 1 (char 0)')"#,
+    ),
+    (
+        r#"json.loads('"a\\qb"')"#,
+        r#"JSONDecodeError('Invalid \\escape: line 1 column 3 (char 2)')"#,
+    ),
+    (
+        r#"json.loads('"a\\u12"')"#,
+        r#"JSONDecodeError('Invalid \\uXXXX escape: line 1 column 4 (char 3)')"#,
+    ),
+    (
+        r#"json.loads('"a\\u12zz"')"#,
+        r#"JSONDecodeError('Invalid \\uXXXX escape: line 1 column 4 (char 3)')"#,
+    ),
+    (
+        r#"json.loads('"a\nb"')"#,
+        r#"JSONDecodeError('Invalid control character at: line 1 column 3 (char 2)')"#,
+    ),
+    (
+        r#"json.loads('"a\tb"')"#,
+        r#"JSONDecodeError('Invalid control character at: line 1 column 3 (char 2)')"#,
+    ),
+    (r#"json.loads('[')"#, r#"JSONDecodeError('Expecting value: line 1 column 2 (char 1)')"#),
+    (r#"json.loads(']')"#, r#"JSONDecodeError('Expecting value: line 1 column 1 (char 0)')"#),
+    (
+        r#"json.loads('{')"#,
+        r#"JSONDecodeError('Expecting property name enclosed in double quotes: line 1 column 2 (char 1)')"#,
+    ),
+    (r#"json.loads('-')"#, r#"JSONDecodeError('Expecting value: line 1 column 1 (char 0)')"#),
+    (r#"json.loads('01')"#, r#"JSONDecodeError('Extra data: line 1 column 2 (char 1)')"#),
+    (r#"json.loads('1.')"#, r#"JSONDecodeError('Extra data: line 1 column 2 (char 1)')"#),
+    (r#"json.loads('1.5e')"#, r#"JSONDecodeError('Extra data: line 1 column 4 (char 3)')"#),
+    (r#"json.loads('-0')"#, r#"0"#),
+    (r#"json.loads('1e400')"#, r#"inf"#),
+    (r#"json.loads('NaN')"#, r#"nan"#),
+    (r#"json.loads('-Infinity')"#, r#"-inf"#),
+    (r#"json.loads('Infinity')"#, r#"inf"#),
+    (r#"json.loads('nul')"#, r#"JSONDecodeError('Expecting value: line 1 column 1 (char 0)')"#),
+    (r#"json.loads('true ')"#, r#"True"#),
+    (
+        r#"json.loads(' \n [1, \n x]')"#,
+        r#"JSONDecodeError('Expecting value: line 3 column 2 (char 9)')"#,
+    ),
+    (r#"json.loads('{"a": {"b": [1, 2, {"c": null}]}}')"#, r#"{'a': {'b': [1, 2, {'c': None}]}}"#),
+    (r#"json.loads('"\\ud83d\\ude00"')"#, r#"'😀'"#),
+    (r#"json.loads('"é\\u00e9"')"#, r#"'éé'"#),
+    (r#"json.loads('{"a":1,"b":2,"a":3}')"#, r#"{'a': 3, 'b': 2}"#),
+    (
+        r#"json.loads('[1, 2.5, -3e2, 1E2, true, false, null, "s"]')"#,
+        r#"[1, 2.5, -300.0, 100.0, True, False, None, 's']"#,
+    ),
+    (
+        r#"json.loads('\ufeff[1]')"#,
+        r#"JSONDecodeError('Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)')"#,
+    ),
+    (r#"json.loads('"\\/"')"#, r#"'/'"#),
+    (r#"json.loads('{"": 0}')"#, r#"{'': 0}"#),
+    (r#"json.loads('[-]')"#, r#"JSONDecodeError('Expecting value: line 1 column 2 (char 1)')"#),
+    (
+        r#"json.loads('[1.]')"#,
+        r#"JSONDecodeError("Expecting ',' delimiter: line 1 column 3 (char 2)")"#,
+    ),
+    (r#"json.loads('   [   ]  ')"#, r#"[]"#),
+    (r#"json.loads('{"a":}')"#, r#"JSONDecodeError('Expecting value: line 1 column 6 (char 5)')"#),
+    (
+        r#"json.loads('{"a" : 1 , }')"#,
+        r#"JSONDecodeError('Expecting property name enclosed in double quotes: line 1 column 12 (char 11)')"#,
+    ),
+    (
+        r#"json.loads('{,}')"#,
+        r#"JSONDecodeError('Expecting property name enclosed in double quotes: line 1 column 2 (char 1)')"#,
+    ),
+    (r#"json.loads('[,1]')"#, r#"JSONDecodeError('Expecting value: line 1 column 2 (char 1)')"#),
+    (
+        r#"json.loads('{"a":1 "b":2}')"#,
+        r#"JSONDecodeError("Expecting ',' delimiter: line 1 column 8 (char 7)")"#,
+    ),
+    (
+        r#"json.loads('"\\')"#,
+        r#"JSONDecodeError('Unterminated string starting at: line 1 column 1 (char 0)')"#,
+    ),
+    (
+        r#"json.loads('true\n\nfalse')"#,
+        r#"JSONDecodeError('Extra data: line 3 column 1 (char 6)')"#,
+    ),
+    (
+        r#"json.loads('"\x7f\x1f"')"#,
+        r#"JSONDecodeError('Invalid control character at: line 1 column 3 (char 2)')"#,
+    ),
+    (r#"json.loads('"\\b\\f\\n\\r\\t\\"\\\\"')"#, r#"'\x08\x0c\n\r\t"\\'"#),
+    (r#"json.loads('{"a": [1, {"b": "c"}]}\n')"#, r#"{'a': [1, {'b': 'c'}]}"#),
+    (r#"json.loads(b'{"a": 1}')"#, r#"{'a': 1}"#),
+    (
+        r#"json.loads(b'\xff')"#,
+        r#"UnicodeDecodeError('utf-8', b'\xff', 0, 1, 'invalid start byte')"#,
+    ),
+    (r#"json.loads(b'"\xc3\xa9"')"#, r#"'é'"#),
+    (r#"json.loads(b'\xef\xbb\xbf[1]')"#, r#"[1]"#),
+    (
+        r#"json.loads(5)"#,
+        r#"TypeError('the JSON object must be str, bytes or bytearray, not int')"#,
+    ),
+    (
+        r#"json.loads(None)"#,
+        r#"TypeError('the JSON object must be str, bytes or bytearray, not NoneType')"#,
+    ),
+    (r#"json.loads()"#, r#"TypeError("loads() missing 1 required positional argument: 's'")"#),
+    (
+        r#"json.loads("1", 2)"#,
+        r#"TypeError('loads() takes 1 positional argument but 2 were given')"#,
+    ),
+    (
+        r#"json.loads("1", foo=1)"#,
+        r#"TypeError("JSONDecoder.__init__() got an unexpected keyword argument 'foo'")"#,
+    ),
+    (r#"json.loads(s="[2]")"#, r#"[2]"#),
+    (r#"json.loads(json.dumps({"k": [1, "é", None]}))"#, r#"{'k': [1, 'é', None]}"#),
+    (
+        r#"json.loads('"\\u00"')"#,
+        r#"JSONDecodeError('Invalid \\uXXXX escape: line 1 column 3 (char 2)')"#,
+    ),
+    (
+        r#"json.loads('"\\u0041')"#,
+        r#"JSONDecodeError('Invalid \\uXXXX escape: line 1 column 3 (char 2)')"#,
+    ),
+    (
+        r#"json.loads('"\\ud83d\\u00zz"')"#,
+        r#"JSONDecodeError('Invalid \\uXXXX escape: line 1 column 9 (char 8)')"#,
+    ),
+    (
+        r#"json.loads('[1,\n  2,\n  x]')"#,
+        r#"JSONDecodeError('Expecting value: line 3 column 3 (char 11)')"#,
+    ),
+];
+
+/// The `json` module imported three ways, its errors caught as CPython's classes; run in
+/// the machine's python3 (3.11).
+const JSON_MODULE: &str = r#"import json
+from json import JSONDecodeError, dumps as d, loads
+import json.decoder
+def parse(text):
+    try:
+        return json.loads(text)
+    except json.decoder.JSONDecodeError as e:
+        return "bad: " + str(e)
+def f():
+    out = [parse('{"a": 1}'), parse('{'), d({"x": 1}), loads(b'[1]')]
+    try:
+        json.loads("")
+    except ValueError as e:
+        out.append(repr(e))
+    try:
+        json.loads("[")
+    except JSONDecodeError as e:
+        out.append(str(e))
+    a = []
+    a.append(a)
+    try:
+        json.dumps(a)
+    except ValueError as e:
+        out.append(str(e))
+    try:
+        b"\xff".decode()
+    except UnicodeDecodeError as e:
+        out.append(str(e))
+    try:
+        "é".encode("ascii")
+    except UnicodeError as e:
+        out.append(str(e))
+    payload = json.dumps({"note": "café", "ids": [1, 2]}).encode()
+    out.append((payload, len(payload), json.loads(payload) == {"note": "café", "ids": [1, 2]}))
+    return out
+def uncaught():
+    return json.loads("nope")
+"#;
+
+#[test]
+fn json_dumps_and_loads_as_cpython_does() {
+    check_calls("import json", JSON_CALLS);
+    assert_eq!(
+        outcome_of(JSON_MODULE, "f"),
+        r#"= [{'a': 1}, 'bad: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)', '{"x": 1}', [1], "JSONDecodeError('Expecting value: line 1 column 1 (char 0)')", 'Expecting value: line 1 column 2 (char 1)', 'Circular reference detected', "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte", "'ascii' codec can't encode character '\\xe9' in position 0: ordinal not in range(128)", (b'{"note": "caf\\u00e9", "ids": [1, 2]}', 36, True)]"#
+    );
+    assert_eq!(
+        outcome_of(JSON_MODULE, "uncaught"),
+        "! JSONDecodeError: Expecting value: line 1 column 1 (char 0)"
+    );
+    // Outside the subset: a lone surrogate, hooks, other names of the module.
+    for (body, what) in [
+        ("return json.loads('\"\\\\ud83d\"')", "a lone surrogate"),
+        ("return json.loads('1', object_hook=dict)", "`json.loads` with a hook or `cls`"),
+        ("return json.dump", "`json.dump`"),
+        ("return 'x'.encode('utf-16')", "the codec `utf-16`"),
+    ] {
+        let found = outcome_of(&format!("import json\ndef f():\n    {body}\n"), "f");
+        assert!(
+            found.starts_with(&format!("? swaplab.python.unsupported: {what}")),
+            "{body}: {found}"
+        );
+    }
+    assert_eq!(
+        outcome_of("import json\ndef f():\n    return json.nothing\n", "f"),
+        "! AttributeError: module 'json' has no attribute 'nothing'"
+    );
+    // Hostile: nesting past the limit raises RecursionError, both ways; big documents
+    // stop at the step budget.
+    let deep = format!("return json.loads('{}1{}')", "[".repeat(500), "]".repeat(500));
+    assert_eq!(
+        outcome_of(&format!("import json\ndef f():\n    {deep}\n"), "f"),
+        "! RecursionError: maximum recursion depth exceeded while decoding a JSON array from a unicode string"
+    );
+    let nested = "x = []\nfor i in range(500):\n    x = [x]\nreturn json.dumps(x)";
+    assert_eq!(
+        outcome_of(
+            &format!("import json\ndef f():\n    {}\n", nested.replace('\n', "\n    ")),
+            "f"
+        ),
+        "! RecursionError: maximum recursion depth exceeded while encoding a JSON object"
+    );
+    let big = "s = json.dumps(list(range(100000)))\nwhile True:\n    json.loads(s)";
+    assert!(
+        outcome_of(&format!("import json\ndef f():\n    {}\n", big.replace('\n', "\n    ")), "f")
+            .starts_with("? swaplab.python.limit")
     );
 }

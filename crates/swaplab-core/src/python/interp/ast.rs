@@ -21,6 +21,7 @@ pub(crate) enum Const {
     Int(i64),
     Float(f64),
     Str(String),
+    Bytes(Vec<u8>),
 }
 
 /// An expression, where it is, and how deep its tree is.
@@ -287,6 +288,10 @@ pub(crate) enum Global {
     ToolResult,
     /// The CRM client (`from hubspot_client import crm`).
     Client,
+    /// A module of the standard library the subset knows (`import json`).
+    Module(super::runtime::StdModule),
+    /// A function of one (`from json import dumps`).
+    Builtin(super::runtime::Builtin),
     ExcClass(String),
     /// A name a module-level assignment binds: the index of the assignment in
     /// [`super::Program`]'s list, evaluated on first use in each call.

@@ -13,7 +13,8 @@ use super::eval::{Interp, R, Signal, plural};
 use super::runtime::{Builtin, DictObj, ListObj, Ty, Val, range_len};
 
 /// The methods the subset runs, by type.
-const STR_METHODS: [&str; 39] = [
+const STR_METHODS: [&str; 40] = [
+    "encode",
     "lower",
     "upper",
     "strip",
@@ -62,8 +63,7 @@ const DICT_METHODS: [&str; 10] =
     ["get", "items", "keys", "values", "pop", "popitem", "setdefault", "update", "copy", "clear"];
 
 /// Python's other methods of these types: outside the subset rather than missing.
-const OTHER_STR_METHODS: [&str; 8] = [
-    "encode",
+const OTHER_STR_METHODS: [&str; 7] = [
     "expandtabs",
     "format_map",
     "isidentifier",
@@ -191,24 +191,31 @@ impl Interp<'_, '_> {
         Ok(args.into_iter().map(Some).collect())
     }
 
-    /// The arguments of `str.split()` and `str.rsplit()`: `sep=None, maxsplit=-1`.
-    fn split_args(
+    /// The arguments of a method that takes them by position or keyword, all optional
+    /// (`str.split(sep=None, maxsplit=-1)`, `str.encode(encoding, errors)`), with the
+    /// messages of CPython's Argument Clinic.
+    fn keyword_args(
         &self,
         name: &str,
+        params: &[&str],
         args: Vec<Val>,
         kwargs: Vec<(String, Val)>,
         at: At,
     ) -> R<Vec<Option<Val>>> {
         let given = args.len() + kwargs.len();
-        if given > 2 {
+        if given > params.len() {
             let keyword = if args.is_empty() { "keyword " } else { "" };
-            let message = format!("{name}() takes at most 2 {keyword}arguments ({given} given)");
+            let message = format!(
+                "{name}() takes at most {} {keyword}argument{} ({given} given)",
+                params.len(),
+                plural(params.len())
+            );
             return Err(self.raise("TypeError", message, at));
         }
         let mut out: Vec<Option<Val>> = args.into_iter().map(Some).collect();
-        out.resize(2, None);
+        out.resize(params.len(), None);
         for (key, value) in kwargs {
-            let Some(i) = ["sep", "maxsplit"].iter().position(|n| *n == key) else {
+            let Some(i) = params.iter().position(|n| *n == key) else {
                 let message = format!("'{key}' is an invalid keyword argument for {name}()");
                 return Err(self.raise("TypeError", message, at));
             };
@@ -224,6 +231,77 @@ impl Interp<'_, '_> {
             }
         }
         Ok(out)
+    }
+
+    /// An `encoding` or `errors` argument: a str, `utf-8` and `strict` by default.
+    fn codec_arg(&self, function: &str, param: &str, value: Option<Val>, at: At) -> R<String> {
+        match value {
+            None => Ok(if param == "encoding" { "utf-8" } else { "strict" }.to_owned()),
+            Some(Val::Str(s)) => Ok(s.to_string()),
+            Some(other) => {
+                let message = format!(
+                    "{function}() argument '{param}' must be str, not {}",
+                    self.type_name(&other)
+                );
+                Err(self.raise("TypeError", message, at))
+            }
+        }
+    }
+
+    /// `bytes(source, encoding, errors)`.
+    fn bytes_of(
+        &mut self,
+        source: Option<Val>,
+        encoding: Option<Val>,
+        errors: Option<Val>,
+        at: At,
+    ) -> R<Val> {
+        if let Some(Val::Str(text)) = &source {
+            if encoding.is_none() {
+                return Err(self.raise("TypeError", "string argument without an encoding", at));
+            }
+            let encoding = self.codec_arg("bytes", "encoding", encoding, at)?;
+            let errors = self.codec_arg("bytes", "errors", errors, at)?;
+            return Ok(Val::Bytes(self.encode(text, &encoding, &errors, at)?.into()));
+        }
+        if encoding.is_some() || errors.is_some() {
+            let message = if encoding.is_some() {
+                "encoding without a string argument"
+            } else {
+                "errors without a string argument"
+            };
+            return Err(self.raise("TypeError", message, at));
+        }
+        let Some(source) = source else { return Ok(Val::Bytes(Rc::from(&[][..]))) };
+        match &source {
+            Val::Bytes(_) => return Ok(source),
+            v if v.as_int().is_some() => {
+                let Ok(n) = usize::try_from(v.as_int().unwrap_or(0)) else {
+                    return Err(self.raise("ValueError", "negative count", at));
+                };
+                if n > MAX_SIZE {
+                    return Err(self.memory_error(at));
+                }
+                self.charge(n, at)?;
+                return Ok(Val::Bytes(vec![0; n].into()));
+            }
+            _ => {}
+        }
+        if let Err(Signal::Raise(_)) = self.iter(&source, at) {
+            let message = format!("cannot convert '{}' object to bytes", self.type_name(&source));
+            return Err(self.raise("TypeError", message, at));
+        }
+        let mut out = Vec::new();
+        for item in self.collect(&source, at)? {
+            let n = self.int_arg(&item, at)?;
+            match u8::try_from(n) {
+                Ok(byte) => out.push(byte),
+                Err(_) => {
+                    return Err(self.raise("ValueError", "bytes must be in range(0, 256)", at));
+                }
+            }
+        }
+        Ok(Val::Bytes(out.into()))
     }
 
     /// Binds the arguments of a builtin: `names[i]` is its i-th parameter, the first
@@ -306,11 +384,46 @@ impl Interp<'_, '_> {
         let name = ty.name();
         match ty {
             Ty::Str => {
-                let [value] = take(self.bind(name, args, kwargs, &["object"], 0, at)?);
-                match value {
-                    Some(v) => Ok(Val::str(&self.str_of(&v, at)?)),
-                    None => Ok(Val::str("")),
+                let [value, encoding, errors] = take(self.bind(
+                    name,
+                    args,
+                    kwargs,
+                    &["object", "encoding", "errors"],
+                    0,
+                    at,
+                )?);
+                if encoding.is_none() && errors.is_none() {
+                    return match value {
+                        Some(v) => Ok(Val::str(&self.str_of(&v, at)?)),
+                        None => Ok(Val::str("")),
+                    };
                 }
+                let encoding = self.codec_arg("str", "encoding", encoding, at)?;
+                let errors = self.codec_arg("str", "errors", errors, at)?;
+                match value.unwrap_or(Val::str("")) {
+                    Val::Bytes(data) => Ok(Val::str(&self.decode(&data, &encoding, &errors, at)?)),
+                    Val::Str(_) => {
+                        Err(self.raise("TypeError", "decoding str is not supported", at))
+                    }
+                    other => {
+                        let message = format!(
+                            "decoding to str: need a bytes-like object, {} found",
+                            self.type_name(&other)
+                        );
+                        Err(self.raise("TypeError", message, at))
+                    }
+                }
+            }
+            Ty::Bytes => {
+                let [value, encoding, errors] = take(self.bind(
+                    name,
+                    args,
+                    kwargs,
+                    &["source", "encoding", "errors"],
+                    0,
+                    at,
+                )?);
+                self.bytes_of(value, encoding, errors, at)
             }
             Ty::Int => {
                 let [value, base] = take(self.bind(name, args, kwargs, &["x", "base"], 0, at)?);
@@ -531,6 +644,7 @@ impl Interp<'_, '_> {
                 let value = value.unwrap_or(Val::None);
                 let len = match &value {
                     Val::Str(s) => self.char_count(s, at)?,
+                    Val::Bytes(b) => b.len(),
                     Val::List(l) => l.items.borrow().len(),
                     Val::Tuple(t) => t.items.len(),
                     Val::Dict(d) => d.entries.borrow().len(),
@@ -678,6 +792,8 @@ impl Interp<'_, '_> {
                 Ok(Val::Range(start, stop, step))
             }
             Builtin::Print => Ok(Val::None),
+            Builtin::JsonDumps => self.json_dumps(args, kwargs, at),
+            Builtin::JsonLoads => self.json_loads(args, kwargs, at),
             Builtin::Abs => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 1, at)?);
                 match value.unwrap_or(Val::None) {
@@ -803,6 +919,7 @@ impl Interp<'_, '_> {
                 Ty::Tuple => matches!(value, Val::Tuple(_)),
                 Ty::Dict => matches!(value, Val::Dict(_)),
                 Ty::Set => false,
+                Ty::Bytes => matches!(value, Val::Bytes(_)),
             },
             Val::Model(index) => match value {
                 Val::Object(object) => object.model.is_some_and(|m| self.model_derives(m, *index)),
@@ -914,7 +1031,13 @@ impl Interp<'_, '_> {
     }
 
     /// A stable sort by `key` (a callable) with Python's `<`.
-    fn sort(&mut self, items: Vec<Val>, key: Option<Val>, reverse: bool, at: At) -> R<Vec<Val>> {
+    pub(crate) fn sort(
+        &mut self,
+        items: Vec<Val>,
+        key: Option<Val>,
+        reverse: bool,
+        at: At,
+    ) -> R<Vec<Val>> {
         let keys = match key.filter(|k| !matches!(k, Val::None)) {
             Some(f) => {
                 let mut keys = Vec::with_capacity(items.len());
@@ -980,6 +1103,13 @@ impl Interp<'_, '_> {
     ) -> R<Val> {
         match receiver {
             Val::Str(s) => self.str_method(s, name, args, kwargs, at),
+            Val::Bytes(data) if name == "decode" => {
+                let [encoding, errors] =
+                    take(self.keyword_args(name, &["encoding", "errors"], args, kwargs, at)?);
+                let encoding = self.codec_arg(name, "encoding", encoding, at)?;
+                let errors = self.codec_arg(name, "errors", errors, at)?;
+                Ok(Val::str(&self.decode(data, &encoding, &errors, at)?))
+            }
             Val::List(list) => self.list_method(list, name, args, kwargs, at),
             Val::Dict(dict) => self.dict_method(dict, name, args, kwargs, at),
             Val::Object(_) if name == "model_dump" => {
@@ -1141,7 +1271,8 @@ impl Interp<'_, '_> {
                 }))
             }
             "split" | "rsplit" => {
-                let [sep, maxsplit] = take(self.split_args(name, args, kwargs, at)?);
+                let [sep, maxsplit] =
+                    take(self.keyword_args(name, &["sep", "maxsplit"], args, kwargs, at)?);
                 let limit = match maxsplit {
                     Some(m) => self.int_arg(&m, at)?,
                     None => -1,
@@ -1407,6 +1538,14 @@ impl Interp<'_, '_> {
                 };
                 let len = self.char_count(text, at)?;
                 Ok(string(pad(text, len, width, fill, name)))
+            }
+            "encode" => {
+                let [encoding, errors] =
+                    take(self.keyword_args(name, &["encoding", "errors"], args, kwargs, at)?);
+                let encoding = self.codec_arg(name, "encoding", encoding, at)?;
+                let errors = self.codec_arg(name, "errors", errors, at)?;
+                let data = self.encode(text, &encoding, &errors, at)?;
+                Ok(Val::Bytes(data.into()))
             }
             "partition" | "rpartition" => {
                 let [sep] = take(self.str_args(name, args, &kwargs, Arity::One, at)?);

@@ -13,7 +13,7 @@ use super::ast::{
     Handler, Model, ModelField, ParamDef, ParamKind, Stmt, StmtKind, Target, Versions,
 };
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
-use super::runtime::is_builtin_exception;
+use super::runtime::{Builtin, StdModule, is_builtin_exception};
 use super::{MAX_NESTING, Program};
 use crate::diagnostic::{Diagnostic, LineTable, Phase, Span};
 use crate::python::annotation::parse_type;
@@ -391,12 +391,18 @@ impl Module<'_> {
     fn import(&mut self, import: Import) {
         let Some(module) = import.from else {
             for (name, alias, _) in import.names {
-                let bound = if alias == name {
-                    name.split('.').next().unwrap_or_default().to_owned()
+                let (bound, module) = if alias == name {
+                    let top = name.split('.').next().unwrap_or_default().to_owned();
+                    (top.clone(), top)
                 } else {
-                    alias
+                    (alias, name)
                 };
-                self.bind(bound, Global::Other(format!("the module `{name}`")));
+                let global = match module.as_str() {
+                    "json" => Global::Module(StdModule::Json),
+                    "json.decoder" => Global::Module(StdModule::JsonDecoder),
+                    _ => Global::Other(format!("the module `{module}`")),
+                };
+                self.bind(bound, global);
             }
             return;
         };
@@ -417,6 +423,12 @@ impl Module<'_> {
             }
             let global = if module == CLIENT_MODULE {
                 Global::Client
+            } else if (module.as_str(), name.as_str()) == ("json", "dumps") {
+                Global::Builtin(Builtin::JsonDumps)
+            } else if (module.as_str(), name.as_str()) == ("json", "loads") {
+                Global::Builtin(Builtin::JsonLoads)
+            } else if (module.as_str(), name.as_str()) == ("json", "decoder") {
+                Global::Module(StdModule::JsonDecoder)
             } else if name == "ToolResult" {
                 Global::ToolResult
             } else if is_builtin_exception(&name)

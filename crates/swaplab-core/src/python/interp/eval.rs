@@ -1364,6 +1364,8 @@ impl<'p> Interp<'p, '_> {
             Some(Global::Model(i)) => Ok(Val::Model(*i)),
             Some(Global::ToolResult) => Ok(Val::ToolResult),
             Some(Global::Client) => Ok(Val::Client),
+            Some(Global::Module(module)) => Ok(Val::Module(*module)),
+            Some(Global::Builtin(builtin)) => Ok(Val::Builtin(*builtin)),
             Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
             Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
             Some(Global::Value(index)) => self.assigned_value(*index, name, at),
@@ -1849,6 +1851,7 @@ fn constant(c: &Const) -> Val {
         Const::Int(n) => Val::Int(*n),
         Const::Float(x) => Val::Float(*x),
         Const::Str(s) => Val::str(s),
+        Const::Bytes(b) => Val::Bytes(Rc::from(b.as_slice())),
     }
 }
 

@@ -27,7 +27,7 @@
 //!   `return`, `pass`, `raise` (`raise X from Y` and `from None` set `__cause__` and
 //!   `__suppress_context__`; an exception raised or caught while another is handled gets
 //!   it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`.
-//! - **Expressions**: literals of every string prefix but bytes, numbers as CPython's
+//! - **Expressions**: literals of every string prefix (`b"…"` is `bytes`), numbers as CPython's
 //!   tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a leading
 //!   zero is its `SyntaxError`), f-strings with
 //!   conversions and format specs, names, attributes, subscripts and slices, calls with
@@ -44,6 +44,14 @@
 //!   their kin take their arguments and fail with CPython's messages),
 //!   builtin exception classes with their hierarchy, pydantic models (`model_dump()`) and
 //!   Rasa's `ToolResult`.
+//! - **Bytes**: literals, `len`, `==` and ordering, `+`, `*`, `in`, indexing, slicing and
+//!   iteration, `bytes(…)`, `str.encode()` and `bytes.decode()` (and `str(b, encoding)`)
+//!   in UTF-8 (`utf-8-sig` too), ASCII and Latin-1 with the `strict`, `ignore` and
+//!   `replace` handlers and CPython's `UnicodeEncodeError`/`UnicodeDecodeError`.
+//! - **`json`** (`import json`, `from json import …`): `dumps` (`indent`, `sort_keys`,
+//!   `ensure_ascii`, `separators`, `skipkeys`, `allow_nan`, `default`) with CPython's
+//!   output and errors, `loads` of a `str` or UTF-8 `bytes` with its `JSONDecodeError`
+//!   messages (`Expecting value: line 1 column 1 (char 0)`).
 //!
 //! Values have Python's reference semantics (a list appended to through one name is
 //! changed for every name). Known differences from CPython, all deliberate: integers
@@ -51,7 +59,10 @@
 //! `async def` runs it at once; a `def`'s parameter defaults are evaluated at each call;
 //! `/` and `*` markers in a signature are ignored; a function's `repr` has no address; `ValidationError` messages leave out
 //! pydantic's documentation link; dicts are searched linearly (each lookup costs steps
-//! in proportion to the dict's size).
+//! in proportion to the dict's size); a set is a list, so `json.dumps` writes it as an
+//! array; a `JSONDecodeError` or a `Unicode…Error` has its message (and `args`) but not
+//! the attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string, JSON
+//! bytes in UTF-16 or UTF-32, and codecs other than those above stop the run.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
@@ -64,9 +75,11 @@
 
 mod ast;
 mod builtins;
+mod codec;
 mod compile;
 mod eval;
 mod format;
+mod json;
 mod ops;
 mod parse;
 mod runtime;

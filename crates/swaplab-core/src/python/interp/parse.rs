@@ -11,7 +11,7 @@ use super::ast::{
 };
 use super::{LIMIT, MAX_NESTING, UNSUPPORTED};
 use crate::python::lex::{SYNTAX, TokenKind};
-use crate::python::literal::{Number, decode_str, read_number};
+use crate::python::literal::{Number, decode_bytes, decode_str, read_number};
 use crate::python::source::Source;
 
 /// Why a piece of source cannot be compiled: where, a code and a message.
@@ -837,14 +837,24 @@ impl<'s, 'a> Parser<'s, 'a> {
         let start = self.here().0;
         let mut parts: Vec<FPart> = Vec::new();
         let mut formatted = false;
+        let mut bytes: Option<Vec<u8>> = None;
+        let mut texts = false;
         while self.pos < self.end && self.src.is_kind(self.pos, TokenKind::String) {
             let text = self.src.text(self.pos);
             let at = self.here();
             let quote = text.find(['\'', '"']).unwrap_or(0);
             let prefix = text.get(..quote).unwrap_or_default().to_ascii_lowercase();
-            if prefix.contains('b') {
-                return Err(unsupported(at, "a bytes literal"));
+            let is_bytes = prefix.contains('b');
+            if (is_bytes && texts) || (!is_bytes && bytes.is_some()) {
+                return Err(syntax(at, "cannot mix bytes and nonbytes literals"));
             }
+            if is_bytes {
+                let decoded = decode_bytes(text).map_err(|message| syntax(at, message))?;
+                bytes.get_or_insert_with(Vec::new).extend(decoded);
+                self.pos += 1;
+                continue;
+            }
+            texts = true;
             if prefix.contains('t') {
                 return Err(unsupported(at, "a template string"));
             }
@@ -857,6 +867,9 @@ impl<'s, 'a> Parser<'s, 'a> {
             self.pos += 1;
         }
         let at = (start, self.previous().1);
+        if let Some(bytes) = bytes {
+            return self.node(ExprKind::Const(Const::Bytes(bytes)), at);
+        }
         if formatted {
             return self.node(ExprKind::FString(parts), at);
         }

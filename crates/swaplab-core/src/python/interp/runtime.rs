@@ -17,6 +17,7 @@ pub(crate) enum Val {
     Int(i64),
     Float(f64),
     Str(Rc<str>),
+    Bytes(Rc<[u8]>),
     List(Rc<ListObj>),
     Tuple(Rc<TupleObj>),
     Dict(Rc<DictObj>),
@@ -39,6 +40,8 @@ pub(crate) enum Val {
     ExcClass(Rc<str>),
     Type(Ty),
     Builtin(Builtin),
+    /// A module of the standard library the subset knows.
+    Module(StdModule),
     /// A method looked up on a value, not called yet.
     Bound(Rc<BoundObj>),
     /// Something outside the subset (an imported module or name, a class): using it
@@ -306,6 +309,7 @@ impl Val {
             Val::Int(n) => *n != 0,
             Val::Float(f) => *f != 0.0,
             Val::Str(s) => !s.is_empty(),
+            Val::Bytes(b) => !b.is_empty(),
             Val::List(l) => !l.items.borrow().is_empty(),
             Val::Tuple(t) => !t.items.is_empty(),
             Val::Dict(d) => !d.entries.borrow().is_empty(),
@@ -363,6 +367,7 @@ pub(crate) enum Ty {
     Dict,
     /// `set`: a list without duplicates here.
     Set,
+    Bytes,
 }
 
 impl Ty {
@@ -377,6 +382,7 @@ impl Ty {
             Ty::Tuple => "tuple",
             Ty::Dict => "dict",
             Ty::Set => "set",
+            Ty::Bytes => "bytes",
         }
     }
 }
@@ -403,6 +409,28 @@ pub(crate) enum Builtin {
     Chr,
     Ord,
     Format,
+    /// `json.dumps`.
+    JsonDumps,
+    /// `json.loads`.
+    JsonLoads,
+}
+
+/// The modules of the standard library the subset knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StdModule {
+    Json,
+    /// `json.decoder`.
+    JsonDecoder,
+}
+
+impl StdModule {
+    /// The module's name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            StdModule::Json => "json",
+            StdModule::JsonDecoder => "json.decoder",
+        }
+    }
 }
 
 impl Builtin {
@@ -428,14 +456,16 @@ impl Builtin {
             Builtin::Chr => "chr",
             Builtin::Ord => "ord",
             Builtin::Format => "format",
+            Builtin::JsonDumps => "dumps",
+            Builtin::JsonLoads => "loads",
         }
     }
 }
 
 /// The value of a builtin name, if the subset has it.
 pub(crate) fn builtin_value(name: &str) -> Option<Val> {
-    const TYPES: [Ty; 8] =
-        [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set];
+    const TYPES: [Ty; 9] =
+        [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set, Ty::Bytes];
     const FUNCTIONS: [Builtin; 19] = [
         Builtin::Len,
         Builtin::Repr,
@@ -463,7 +493,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
     if let Some(function) = FUNCTIONS.iter().find(|f| f.name() == name) {
         return Some(Val::Builtin(*function));
     }
-    if is_builtin_exception(name) && name != "ValidationError" {
+    if is_builtin_exception(name) && name != "ValidationError" && name != "JSONDecodeError" {
         return Some(Val::ExcClass(Rc::from(name)));
     }
     OTHER_BUILTINS
@@ -473,7 +503,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather
 /// than as an undefined name.
-const OTHER_BUILTINS: [&str; 43] = [
+const OTHER_BUILTINS: [&str; 42] = [
     "map",
     "filter",
     "getattr",
@@ -501,7 +531,6 @@ const OTHER_BUILTINS: [&str; 43] = [
     "callable",
     "issubclass",
     "frozenset",
-    "bytes",
     "bytearray",
     "object",
     "super",
@@ -519,8 +548,9 @@ const OTHER_BUILTINS: [&str; 43] = [
     "help",
 ];
 
-/// The builtin exception classes and their bases (`ValidationError` is pydantic's).
-const EXCEPTIONS: [(&str, &str); 33] = [
+/// The builtin exception classes and their bases (`ValidationError` is pydantic's,
+/// `JSONDecodeError` is `json`'s).
+const EXCEPTIONS: [(&str, &str); 36] = [
     ("BaseException", ""),
     ("Exception", "BaseException"),
     ("KeyboardInterrupt", "BaseException"),
@@ -535,6 +565,9 @@ const EXCEPTIONS: [(&str, &str); 33] = [
     ("IndexError", "LookupError"),
     ("ValueError", "Exception"),
     ("UnicodeError", "ValueError"),
+    ("UnicodeDecodeError", "UnicodeError"),
+    ("UnicodeEncodeError", "UnicodeError"),
+    ("JSONDecodeError", "ValueError"),
     ("ValidationError", "ValueError"),
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
