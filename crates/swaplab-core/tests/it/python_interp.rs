@@ -2978,3 +2978,69 @@ fn json_dumps_and_loads_as_cpython_does() {
             .starts_with("? swaplab.python.limit")
     );
 }
+
+/// Generator expressions as arguments: `join`, `sum`, `min`… take every item; `any`,
+/// `all` and `next` stop at the one that decides, as CPython's lazy generators do (the
+/// machine's python3, 3.11, evaluated every expression).
+const GENERATOR_CALLS: &[(&str, &str)] = &[
+    (r#"",".join(str(x) for x in range(4))"#, r#"'0,1,2,3'"#),
+    (r#""".join(c.upper() for c in "abc" if c != "b")"#, r#"'AC'"#),
+    (r#"", ".join(f"{k}={v}" for k, v in {"a": 1, "b": 2}.items())"#, r#"'a=1, b=2'"#),
+    (
+        r#"",".join(x for x in [1, 2])"#,
+        r#"TypeError('sequence item 0: expected str instance, int found')"#,
+    ),
+    (r#"any(x > 2 for x in [1, 2, 3])"#, r#"True"#),
+    (r#"any(x > 5 for x in [1, 2, 3])"#, r#"False"#),
+    (r#"any(x for x in [])"#, r#"False"#),
+    (r#"all(x > 0 for x in [1, 2, 3])"#, r#"True"#),
+    (r#"all(x > 1 for x in [1, 2, 3])"#, r#"False"#),
+    (r#"all(x for x in [])"#, r#"True"#),
+    (r#"any(1 / x > 0 for x in [1, 0])"#, r#"True"#),
+    (r#"all(1 / x > 0 for x in [1, -1, 0])"#, r#"False"#),
+    (r#"any(d["k"] for d in [{"k": 1}, {}])"#, r#"True"#),
+    (r#"all(d["k"] for d in [{"k": 0}, {}])"#, r#"False"#),
+    (r#"any(d["k"] for d in [{"k": 0}, {}])"#, r#"KeyError('k')"#),
+    (r#"sum(x for x in range(5))"#, r#"10"#),
+    (r#"sum((x for x in range(5)), 10)"#, r#"20"#),
+    (r#"sum(x * 1.5 for x in [1, 2])"#, r#"4.5"#),
+    (r#"sum(len(w) for w in "a bb ccc".split())"#, r#"6"#),
+    (
+        r#"sum(x for x in ["a"])"#,
+        r#"TypeError("unsupported operand type(s) for +: 'int' and 'str'")"#,
+    ),
+    (r#"max(len(w) for w in ["a", "bbb", "cc"])"#, r#"3"#),
+    (r#"min((x for x in []), default=0)"#, r#"0"#),
+    (r#"sorted(x % 3 for x in range(6))"#, r#"[0, 0, 1, 1, 2, 2]"#),
+    (r#"list(x * 2 for x in range(3))"#, r#"[0, 2, 4]"#),
+    (r#"tuple(x for x in "ab")"#, r#"('a', 'b')"#),
+    (r#"dict((k, len(k)) for k in ["a", "bb"])"#, r#"{'a': 1, 'bb': 2}"#),
+    (r#"next(x for x in [3, 4] if x > 3)"#, r#"4"#),
+    (r#"next((x for x in [1, 2] if x > 5), None)"#, r#"None"#),
+    (r#"next(x for x in [])"#, r#"StopIteration()"#),
+    (
+        r#"next((c for c in [{"email": "a"}, {"email": "b"}] if c["email"] == "b"), {})["email"]"#,
+        r#"'b'"#,
+    ),
+    (r#"next((1 / x for x in [1, 0]))"#, r#"1.0"#),
+    (r#"any(x for x in range(10**6) if x > 3)"#, r#"True"#),
+    (r#"all(y for x in [[1, 2], [0, 3]] for y in x)"#, r#"False"#),
+    (r#"any((x, y) == (1, 2) for x in range(3) for y in range(3))"#, r#"True"#),
+    (r#"next(x + y for x in [1, 2] for y in [10, 20] if x + y > 20)"#, r#"21"#),
+];
+
+#[test]
+fn generator_expressions_feed_join_any_all_sum_and_next() {
+    check_calls("", GENERATOR_CALLS);
+    let mut crm = FakeCrm::default();
+    let program = clean(
+        "g.py",
+        "from hubspot_client import crm\ndef f():\n    return any(crm.get_ticket(i)['stage'] == 'waiting_on_us' for i in ['9001', '9002'])\n",
+    );
+    assert_eq!(program.call("f", &[], false, &mut crm), Outcome::Returned(PyValue::Bool(true)));
+    assert_eq!(crm.calls, ["get_ticket('9001')"], "the second ticket is never fetched");
+    assert!(
+        run_body("it = [1]\nreturn next(it)")
+            .starts_with("? `next()` of anything but a generator expression")
+    );
+}

@@ -792,6 +792,10 @@ impl Interp<'_, '_> {
                 Ok(Val::Range(start, stop, step))
             }
             Builtin::Print => Ok(Val::None),
+            Builtin::Next => Err(self.unsupported(
+                "`next()` of anything but a generator expression written in the call",
+                at,
+            )),
             Builtin::JsonDumps => self.json_dumps(args, kwargs, at),
             Builtin::JsonLoads => self.json_loads(args, kwargs, at),
             Builtin::Abs => {

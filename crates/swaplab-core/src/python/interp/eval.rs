@@ -16,8 +16,8 @@ use super::ast::{
     Stmt, StmtKind, Target,
 };
 use super::runtime::{
-    Closure, DictObj, Env, ExcObj, ListObj, ObjectObj, Scope, Val, builtin_exception_parent,
-    builtin_value,
+    Builtin, Closure, DictObj, Env, ExcObj, ListObj, ObjectObj, Scope, Val,
+    builtin_exception_parent, builtin_value,
 };
 use super::{
     Host, HostError, LIMIT, MAX_CALL_DEPTH, MAX_RECURSION, MAX_SIZE, MAX_STEPS, MAX_VALUE_DEPTH,
@@ -985,6 +985,15 @@ impl<'p> Interp<'p, '_> {
         at: At,
     ) -> R<Val> {
         let callee = self.eval(f, func)?;
+        if let Val::Builtin(builtin @ (Builtin::Any | Builtin::All | Builtin::Next)) = callee
+            && kwargs.is_empty()
+            && (args.len() == 1 || (builtin == Builtin::Next && args.len() == 2))
+            && let Some(generator) = args.first()
+            && let ExprKind::Comp { kind: CompKind::Gen, elt, clauses, .. } = &generator.kind
+        {
+            let default = args.get(1);
+            return self.consume_generator(f, builtin, generator, (elt, clauses), default, at);
+        }
         let mut values = Vec::with_capacity(args.len());
         for arg in args {
             values.push(self.eval(f, arg)?);
@@ -1134,18 +1143,9 @@ impl<'p> Interp<'p, '_> {
         // in the comprehension's own.
         let iterable = self.eval(f, &first.iter)?;
         let mut inner = Frame::new(None, Scope::Comprehension, Some(f.env.clone()));
-        let mut items = Vec::new();
-        let mut entries = Vec::new();
-        let result = self.comp_loop(
-            &mut inner,
-            clauses,
-            0,
-            &iterable,
-            (elt, value),
-            (&mut items, &mut entries),
-            at,
-        );
-        result?;
+        let mut sink = Sink { items: Vec::new(), entries: Vec::new(), stop: None, found: None };
+        self.comp_loop(&mut inner, clauses, 0, &iterable, (elt, value), &mut sink, at)?;
+        let Sink { items, entries, .. } = sink;
         match kind {
             CompKind::Dict => {
                 let dict = self.new_dict(Vec::new());
@@ -1164,6 +1164,50 @@ impl<'p> Interp<'p, '_> {
         }
     }
 
+    /// `any(…)`, `all(…)` or `next(…)` of a generator expression: its items are made
+    /// only until one decides, as CPython's generator makes them on demand.
+    #[allow(clippy::too_many_arguments)]
+    fn consume_generator(
+        &mut self,
+        f: &mut Frame<'p>,
+        builtin: Builtin,
+        generator: &'p Expr,
+        (elt, clauses): (&'p Expr, &'p [super::ast::Clause]),
+        default: Option<&'p Expr>,
+        at: At,
+    ) -> R<Val> {
+        self.step(generator.at)?;
+        let Some(first) = clauses.first() else { return Ok(Val::None) };
+        let iterable = self.eval(f, &first.iter)?;
+        let default = match default {
+            Some(default) => Some(self.eval(f, default)?),
+            None => None,
+        };
+        let stop = match builtin {
+            Builtin::Any => Stop::Truthy(true),
+            Builtin::All => Stop::Truthy(false),
+            _ => Stop::First,
+        };
+        let mut inner = Frame::new(None, Scope::Comprehension, Some(f.env.clone()));
+        let mut sink =
+            Sink { items: Vec::new(), entries: Vec::new(), stop: Some(stop), found: None };
+        self.descend(generator.at)?;
+        let result =
+            self.comp_loop(&mut inner, clauses, 0, &iterable, (elt, None), &mut sink, generator.at);
+        self.ascend();
+        result?;
+        Ok(match (builtin, sink.found) {
+            (Builtin::Any, found) => Val::Bool(found.is_some()),
+            (Builtin::All, found) => Val::Bool(found.is_none()),
+            (_, Some(item)) => item,
+            (_, None) => match default {
+                Some(default) => default,
+                None => return Err(self.raise_with("StopIteration", Vec::new(), at)),
+            },
+        })
+    }
+
+    /// Runs the clauses of a comprehension from `index`; true when `sink.stop` ended it.
     #[allow(clippy::too_many_arguments)]
     fn comp_loop(
         &mut self,
@@ -1172,10 +1216,10 @@ impl<'p> Interp<'p, '_> {
         index: usize,
         iterable: &Val,
         (elt, value): (&'p Expr, Option<&'p Expr>),
-        (items, entries): (&mut Vec<Val>, &mut Vec<(Val, Val)>),
+        sink: &mut Sink,
         at: At,
-    ) -> R<()> {
-        let Some(clause) = clauses.get(index) else { return Ok(()) };
+    ) -> R<bool> {
+        let Some(clause) = clauses.get(index) else { return Ok(false) };
         let mut iter = self.iter(iterable, clause.iter.at)?;
         'items: while let Some(item) = self.next(&mut iter) {
             self.step(clause.iter.at)?;
@@ -1188,33 +1232,35 @@ impl<'p> Interp<'p, '_> {
             if let Some(next) = clauses.get(index + 1) {
                 let inner = self.eval(f, &next.iter)?;
                 self.descend(at)?;
-                let result = self.comp_loop(
-                    f,
-                    clauses,
-                    index + 1,
-                    &inner,
-                    (elt, value),
-                    (&mut *items, &mut *entries),
-                    at,
-                );
+                let result = self.comp_loop(f, clauses, index + 1, &inner, (elt, value), sink, at);
                 self.ascend();
-                result?;
+                if result? {
+                    return Ok(true);
+                }
             } else if let Some(value) = value {
                 let key = self.eval(f, elt)?;
                 let value = self.eval(f, value)?;
-                if entries.len() >= MAX_SIZE {
+                if sink.entries.len() >= MAX_SIZE {
                     return Err(self.memory_error(at));
                 }
-                entries.push((key, value));
+                sink.entries.push((key, value));
             } else {
                 let item = self.eval(f, elt)?;
-                if items.len() >= MAX_SIZE {
+                match sink.stop {
+                    Some(Stop::Truthy(want)) if item.truthy() != want => continue,
+                    Some(_) => {
+                        sink.found = Some(item);
+                        return Ok(true);
+                    }
+                    None => {}
+                }
+                if sink.items.len() >= MAX_SIZE {
                     return Err(self.memory_error(at));
                 }
-                items.push(item);
+                sink.items.push(item);
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// The value of a name: local, then the enclosing scopes of a lambda or a
@@ -1841,6 +1887,24 @@ impl<'p> Interp<'p, '_> {
             },
         })
     }
+}
+
+/// Where a comprehension's items go.
+struct Sink {
+    items: Vec<Val>,
+    entries: Vec<(Val, Val)>,
+    /// Stop at the first item that decides (`any`, `all`, `next`), keeping it in `found`.
+    stop: Option<Stop>,
+    found: Option<Val>,
+}
+
+/// Which item ends a generator consumed by `any`, `all` or `next`.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// The first whose truth is this.
+    Truthy(bool),
+    /// The first.
+    First,
 }
 
 /// The value of a literal.

@@ -34,11 +34,14 @@
 //!   positional and keyword arguments, `await` (transparent), `not`/`and`/`or`,
 //!   comparisons (chained, `in`, `is`), arithmetic and bitwise operators, `a if c else b`,
 //!   displays and comprehensions (a set is a list without duplicates; a generator
-//!   expression is evaluated eagerly into a list), `lambda` (its defaults evaluated when
+//!   expression is evaluated eagerly into a list, except as the argument of `any()`,
+//!   `all()` and `next()`, which make its items only until one decides, as CPython's
+//!   lazy generator does), `lambda` (its defaults evaluated when
 //!   it is; it sees the scopes around it live, as CPython's closures do, so it can call
 //!   itself through the local it is bound to).
 //! - **Builtins**: `len str int float bool list dict tuple set sorted reversed min max sum
-//!   any all isinstance enumerate zip range print abs round repr chr ord format`, the
+//!   any all isinstance enumerate zip range print abs round repr chr ord format`, `next` (of
+//!   a generator expression written in the call, with or without a default), the
 //!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists;
 //!   `strip`, `split`, `startswith` (tuples, offsets), `join`, `replace`, `partition` and
 //!   their kin take their arguments and fail with CPython's messages),

@@ -409,6 +409,8 @@ pub(crate) enum Builtin {
     Chr,
     Ord,
     Format,
+    /// `next()`, of a generator expression only.
+    Next,
     /// `json.dumps`.
     JsonDumps,
     /// `json.loads`.
@@ -456,6 +458,7 @@ impl Builtin {
             Builtin::Chr => "chr",
             Builtin::Ord => "ord",
             Builtin::Format => "format",
+            Builtin::Next => "next",
             Builtin::JsonDumps => "dumps",
             Builtin::JsonLoads => "loads",
         }
@@ -466,7 +469,7 @@ impl Builtin {
 pub(crate) fn builtin_value(name: &str) -> Option<Val> {
     const TYPES: [Ty; 9] =
         [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set, Ty::Bytes];
-    const FUNCTIONS: [Builtin; 19] = [
+    const FUNCTIONS: [Builtin; 20] = [
         Builtin::Len,
         Builtin::Repr,
         Builtin::Sorted,
@@ -486,6 +489,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
         Builtin::Chr,
         Builtin::Ord,
         Builtin::Format,
+        Builtin::Next,
     ];
     if let Some(ty) = TYPES.iter().find(|t| t.name() == name) {
         return Some(Val::Type(*ty));
@@ -503,7 +507,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather
 /// than as an undefined name.
-const OTHER_BUILTINS: [&str; 42] = [
+const OTHER_BUILTINS: [&str; 41] = [
     "map",
     "filter",
     "getattr",
@@ -517,7 +521,6 @@ const OTHER_BUILTINS: [&str; 42] = [
     "id",
     "hash",
     "iter",
-    "next",
     "vars",
     "dir",
     "globals",
