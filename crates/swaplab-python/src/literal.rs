@@ -49,6 +49,93 @@ pub(crate) fn decode_str(token: &str) -> Option<String> {
     Some(if raw { body.to_owned() } else { unescape(body) })
 }
 
+/// The value of one bytes literal token (`b"…"`, `rb"…"`); `Err` carries CPython's
+/// `SyntaxError` message.
+pub(crate) fn decode_bytes(token: &str) -> Result<Vec<u8>, String> {
+    let Some(quote_at) = token.find(['\'', '"']) else { return Ok(Vec::new()) };
+    let (prefix, quoted) = token.split_at(quote_at);
+    let raw = prefix.to_ascii_lowercase().contains('r');
+    let q = quoted.chars().next().unwrap_or('"');
+    let triple: String = [q; 3].iter().collect();
+    let (open, body) = if quoted.starts_with(&triple) {
+        (triple.as_str(), quoted.get(3..).unwrap_or_default())
+    } else {
+        (&quoted[..q.len_utf8()], quoted.get(1..).unwrap_or_default())
+    };
+    let body = body.strip_suffix(open).unwrap_or(body);
+    if !body.is_ascii() {
+        return Err("bytes can only contain ASCII literal characters".to_owned());
+    }
+    let bytes = body.as_bytes();
+    if raw {
+        return Ok(bytes.to_vec());
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        let Some(&e) = bytes.get(i) else {
+            out.push(b'\\');
+            break;
+        };
+        i += 1;
+        match e {
+            b'\n' => {}
+            b'\r' => {
+                if bytes.get(i) == Some(&b'\n') {
+                    i += 1;
+                }
+            }
+            b'\\' | b'\'' | b'"' => out.push(e),
+            b'a' => out.push(0x07),
+            b'b' => out.push(0x08),
+            b'f' => out.push(0x0c),
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'v' => out.push(0x0b),
+            b'0'..=b'7' => {
+                let mut value = u32::from(e - b'0');
+                for _ in 0..2 {
+                    match bytes.get(i).filter(|d| (b'0'..=b'7').contains(d)) {
+                        Some(d) => {
+                            value = value * 8 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        None => break,
+                    }
+                }
+                out.push(u8::try_from(value & 0xff).unwrap_or(0));
+            }
+            b'x' => {
+                let digits = bytes.get(i..i + 2).unwrap_or_default();
+                match std::str::from_utf8(digits).ok().and_then(|d| u8::from_str_radix(d, 16).ok())
+                {
+                    Some(value) if digits.iter().all(u8::is_ascii_hexdigit) => {
+                        out.push(value);
+                        i += 2;
+                    }
+                    _ => {
+                        return Err(format!(
+                            "(value error) invalid \\x escape at position {}",
+                            i - 2
+                        ));
+                    }
+                }
+            }
+            other => {
+                out.push(b'\\');
+                out.push(other);
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Python's escape sequences in a non-raw `str` literal. Unknown escapes stay as written.
 fn unescape(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
@@ -190,25 +277,143 @@ pub(crate) fn literal_value(
     None
 }
 
-/// A numeric literal's value; `None` for complex numbers and integers beyond 64 bits.
+/// A numeric literal's value; `None` for complex numbers, integers beyond 64 bits and
+/// literals CPython refuses.
 pub(crate) fn number(text: &str) -> Option<Value> {
-    let digits: String =
-        text.chars().filter(|&c| c != '_').collect::<String>().to_ascii_lowercase();
-    if digits.ends_with('j') {
-        return None;
+    match read_number(text) {
+        Ok(Number::Int(n)) => Some(Value::Int(n)),
+        Ok(Number::Float(f)) => Some(Value::Float(f)),
+        _ => None,
     }
-    for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] {
-        if let Some(rest) = digits.strip_prefix(prefix) {
-            return i64::from_str_radix(rest, radix).ok().map(Value::Int);
+}
+
+/// A numeric literal as CPython's tokenizer reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Number {
+    Int(i64),
+    /// An integer that needs more than 64 bits.
+    BigInt,
+    Float(f64),
+    /// An imaginary literal (`1j`).
+    Complex,
+}
+
+/// Reads a number token: digits grouped by single underscores between digits (PEP 515),
+/// `0x`/`0o`/`0b` prefixes (an underscore may follow the prefix), floats with a fraction
+/// and/or an exponent, and a `j` suffix. `Err` carries CPython's `SyntaxError` message.
+pub(crate) fn read_number(text: &str) -> Result<Number, String> {
+    let bytes = text.as_bytes();
+    let radix = match (bytes.first(), bytes.get(1).map(u8::to_ascii_lowercase)) {
+        (Some(b'0'), Some(b'x')) => Some((16, "hexadecimal")),
+        (Some(b'0'), Some(b'o')) => Some((8, "octal")),
+        (Some(b'0'), Some(b'b')) => Some((2, "binary")),
+        _ => None,
+    };
+    if let Some((radix, name)) = radix {
+        return read_prefixed(bytes.get(2..).unwrap_or_default(), radix, name);
+    }
+    let decimal = || "invalid decimal literal".to_owned();
+    let mut i = 0;
+    let whole = digit_part(bytes, &mut i).ok_or_else(decimal)?;
+    let mut fraction = String::new();
+    let mut exponent = String::new();
+    let mut float = false;
+    if bytes.get(i) == Some(&b'.') {
+        float = true;
+        i += 1;
+        if bytes.get(i) == Some(&b'_') {
+            return Err(decimal());
+        }
+        fraction = digit_part(bytes, &mut i).ok_or_else(decimal)?;
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        float = true;
+        i += 1;
+        if let Some(&sign @ (b'+' | b'-')) = bytes.get(i) {
+            exponent.push(char::from(sign));
+            i += 1;
+        }
+        let digits = digit_part(bytes, &mut i).ok_or_else(decimal)?;
+        if digits.is_empty() {
+            return Err(decimal());
+        }
+        exponent.push_str(&digits);
+    }
+    if matches!(bytes.get(i), Some(b'j' | b'J')) {
+        i += 1;
+        if i < bytes.len() {
+            return Err("invalid imaginary literal".to_owned());
+        }
+        return Ok(Number::Complex);
+    }
+    match bytes.get(i) {
+        Some(b'.') => return Err("invalid syntax".to_owned()),
+        Some(_) => return Err(decimal()),
+        None => {}
+    }
+    if whole.is_empty() && fraction.is_empty() {
+        return Err(decimal());
+    }
+    if float {
+        let whole = if whole.is_empty() { "0" } else { whole.as_str() };
+        let fraction = if fraction.is_empty() { "0" } else { fraction.as_str() };
+        let exponent = if exponent.is_empty() { "0" } else { exponent.as_str() };
+        let value = format!("{whole}.{fraction}e{exponent}").parse::<f64>();
+        return value.map(Number::Float).map_err(|_| decimal());
+    }
+    if whole.len() > 1 && whole.starts_with('0') {
+        if whole.bytes().all(|b| b == b'0') {
+            return Ok(Number::Int(0));
+        }
+        return Err("leading zeros in decimal integer literals are not permitted; use an 0o \
+                    prefix for octal integers"
+            .to_owned());
+    }
+    Ok(whole.parse::<i64>().map_or(Number::BigInt, Number::Int))
+}
+
+/// Decimal digits from `bytes[*i]`, single underscores allowed between them; `None` when
+/// an underscore is not followed by a digit. Stops at the first other byte.
+fn digit_part(bytes: &[u8], i: &mut usize) -> Option<String> {
+    let mut digits = String::new();
+    while let Some(&b) = bytes.get(*i) {
+        if b.is_ascii_digit() {
+            digits.push(char::from(b));
+            *i += 1;
+        } else if b == b'_' && !digits.is_empty() {
+            if !bytes.get(*i + 1).is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
+            *i += 1;
+        } else {
+            break;
         }
     }
-    if digits.contains(['.', 'e']) {
-        return digits.parse::<f64>().ok().map(Value::Float);
+    Some(digits)
+}
+
+/// The digits after `0x`, `0o` or `0b`: `(["_"] digit)+`.
+fn read_prefixed(rest: &[u8], radix: u32, name: &str) -> Result<Number, String> {
+    let mut digits = String::new();
+    let mut i = 0;
+    loop {
+        let mut at = i;
+        if rest.get(at) == Some(&b'_') {
+            at += 1;
+        }
+        match rest.get(at) {
+            Some(&b) if char::from(b).is_digit(radix) => {
+                digits.push(char::from(b));
+                i = at + 1;
+            }
+            None if at == i && !digits.is_empty() => break,
+            Some(&b) if b.is_ascii_digit() && radix < 10 => {
+                return Err(format!("invalid digit '{}' in {name} literal", char::from(b)));
+            }
+            _ => return Err(format!("invalid {name} literal")),
+        }
     }
-    if digits.len() > 1 && digits.starts_with('0') && digits.chars().any(|c| c != '0') {
-        return None; // Python rejects leading zeros in a decimal integer.
-    }
-    digits.parse::<i64>().ok().map(Value::Int)
+    Ok(i64::from_str_radix(&digits, radix).map_or(Number::BigInt, Number::Int))
 }
 
 /// `str.expandtabs()` with Python's default tab size of 8.

@@ -208,11 +208,13 @@ pub fn scan_mcp_server(path: &str, text: &str) -> McpServerModule {
         diagnostics: Vec::new(),
     };
     let mut specs = Models::default();
+    let mut constants: BTreeMap<String, Value> = BTreeMap::new();
     for item in &items {
         match item {
             Item::Statement(stmt) => {
                 if !names.learn(&mut source, *stmt) {
-                    instance(&mut source, *stmt, &names, &mut module);
+                    instance(&mut source, *stmt, &names, &constants, &mut module);
+                    learn_constants(&source, *stmt, &mut constants);
                 }
             }
             Item::Class(class) => {
@@ -221,7 +223,7 @@ pub fn scan_mcp_server(path: &str, text: &str) -> McpServerModule {
                     module.models.push(public);
                 }
             }
-            Item::Def(_) => {}
+            Item::Def(_) | Item::Compound(_) => {}
         }
     }
     let instance = module.instance.clone().unwrap_or_else(|| "mcp".to_owned());
@@ -283,8 +285,58 @@ pub fn scan_mcp_server(path: &str, text: &str) -> McpServerModule {
     module
 }
 
+/// Module-level names bound to literals so far (`PORT = 8931`, `HOST, PORT = "…", 8931`),
+/// so that `FastMCP(…, port=PORT)` reads as the literal would. A name bound to anything
+/// else is forgotten.
+fn learn_constants(source: &Source<'_>, stmt: Stmt, constants: &mut BTreeMap<String, Value>) {
+    let parts = source.split_assignment(stmt.start, stmt.end);
+    let Some((&(vs, ve), targets)) = parts.split_last().filter(|(_, t)| !t.is_empty()) else {
+        return;
+    };
+    let (items, tuple) = unpacked(source, vs, ve);
+    let items: Option<Vec<Value>> =
+        items.iter().map(|&(s, e)| literal_value(source, s, e, 0)).collect();
+    for &(ts, te) in targets {
+        let te = source.find_top(ts, te, |i| source.is_op(i, ":")).unwrap_or(te);
+        let (names, unpacking) = unpacked(source, ts, te);
+        let names: Vec<&str> = names
+            .iter()
+            .filter_map(|&(s, e)| source.identifier(s).filter(|_| e == s + 1))
+            .collect();
+        let values = match &items {
+            Some(items) if !unpacking && tuple => vec![Value::Array(items.clone())],
+            Some(items) if unpacking == tuple && items.len() == names.len() => items.clone(),
+            _ => Vec::new(),
+        };
+        for (i, name) in names.iter().enumerate() {
+            match values.get(i) {
+                Some(value) => constants.insert((*name).to_owned(), value.clone()),
+                None => constants.remove(*name),
+            };
+        }
+    }
+}
+
+/// The items of `a, b`, `(a, b)` or `[a, b]` in tokens `start..end`, and whether there
+/// are several (a comma); else the whole range as one item.
+fn unpacked(source: &Source<'_>, start: usize, end: usize) -> (Vec<(usize, usize)>, bool) {
+    let bracketed = (source.is_op(start, "(") || source.is_op(start, "["))
+        && source.closing(start, end) == Some(end.saturating_sub(1));
+    let (s, e) = if bracketed { (start + 1, end - 1) } else { (start, end) };
+    if source.find_top(s, e, |i| source.is_op(i, ",")).is_none() {
+        return (vec![(start, end)], false);
+    }
+    (source.split(s, e, ",").into_iter().filter(|(a, b)| a < b).collect(), true)
+}
+
 /// `name = FastMCP("server", host=…, port=…)`: records the instance.
-fn instance(source: &mut Source<'_>, stmt: Stmt, names: &Names, module: &mut McpServerModule) {
+fn instance(
+    source: &mut Source<'_>,
+    stmt: Stmt,
+    names: &Names,
+    constants: &BTreeMap<String, Value>,
+    module: &mut McpServerModule,
+) {
     let parts = source.split(stmt.start, stmt.end, "=");
     let ([target, .., value], true) = (parts.as_slice(), parts.len() >= 2) else { return };
     let Some(call) = source.call(value.0, value.1) else { return };
@@ -306,7 +358,11 @@ fn instance(source: &mut Source<'_>, stmt: Stmt, names: &Names, module: &mut Mcp
     let Some(parens) = call.parens else { return };
     let args = source.args(parens);
     let literal = |name: &str, index: Option<usize>| {
-        source.arg(&args, name, index).and_then(|a| literal_value(source, a.start, a.end, 0))
+        let arg = source.arg(&args, name, index)?;
+        literal_value(source, arg.start, arg.end, 0).or_else(|| {
+            let constant = source.identifier(arg.start).filter(|_| arg.end == arg.start + 1)?;
+            constants.get(constant).cloned()
+        })
     };
     if let Some(Value::Str(name)) = literal("name", Some(0)) {
         module.server_name = Some(name);

@@ -91,6 +91,9 @@ pub(crate) enum Item {
     Def(Def),
     Class(Class),
     Statement(Stmt),
+    /// The header line of a compound statement (`if`, `else:`, `try:`, `for`, …), by its
+    /// index in [`Source::lines`]; the statements after its colon follow as statements.
+    Compound(usize),
 }
 
 /// One argument of a call: tokens `start..end` of the value.
@@ -274,6 +277,28 @@ impl<'a> Source<'a> {
         let mut i = start;
         while i < end {
             if self.is_op(i, sep) {
+                parts.push((from, i));
+                from = i + 1;
+            }
+            i = self.after(i, end);
+        }
+        parts.push((from, end.max(from)));
+        parts
+    }
+
+    /// `start..end` split at the `=` of assignments outside brackets: an `=` between
+    /// `lambda` and its colon gives a parameter its default and does not split.
+    pub(crate) fn split_assignment(&self, start: usize, end: usize) -> Vec<(usize, usize)> {
+        let mut parts = Vec::new();
+        let mut from = start;
+        let mut lambdas = 0usize;
+        let mut i = start;
+        while i < end {
+            if self.is_name(i, "lambda") {
+                lambdas += 1;
+            } else if lambdas > 0 && self.is_op(i, ":") {
+                lambdas -= 1;
+            } else if lambdas == 0 && self.is_op(i, "=") {
                 parts.push((from, i));
                 from = i + 1;
             }
@@ -498,6 +523,9 @@ impl<'a> Source<'a> {
                 }
                 let mut statements = Vec::new();
                 self.line_statements(line.start, line.end, &mut statements);
+                if statements.first().is_some_and(|s| s.header) {
+                    items.push(Item::Compound(li));
+                }
                 items.extend(statements.into_iter().filter(|s| !s.header).map(Item::Statement));
             }
             li = next;

@@ -916,3 +916,35 @@ fn tool_modules_serialize_for_the_command_line() {
     let server = serde_json::to_string(&server()).expect("serializes");
     assert!(server.contains(r#""output_schema":{"additionalProperties":true,"description":"#));
 }
+
+#[test]
+fn fastmcp_host_and_port_may_be_module_level_constants() {
+    let read = |text: &str| {
+        let module = scan_mcp_server("s.py", text);
+        (module.host, module.port)
+    };
+    let import = "from mcp.server.fastmcp import FastMCP\n";
+    assert_eq!(
+        read(&format!(
+            "{import}HOST, PORT = \"127.0.0.1\", 8931\nmcp = FastMCP(\"crm\", host=HOST, port=PORT)\n"
+        )),
+        (Some("127.0.0.1".to_owned()), Some(8931))
+    );
+    assert_eq!(
+        read(&format!(
+            "{import}HOST = PUBLIC = \"0.0.0.0\"\nPORT: int = 9000\nmcp = FastMCP(\"crm\", host=PUBLIC, port=PORT)\n"
+        )),
+        (Some("0.0.0.0".to_owned()), Some(9000))
+    );
+    // A name rebound to something that is not a literal, or bound after, is not read.
+    assert_eq!(
+        read(&format!(
+            "{import}PORT = 9000\nPORT = int(PORT)\nmcp = FastMCP(\"crm\", host=HOST, port=PORT)\nHOST = \"x\"\n"
+        )),
+        (None, None)
+    );
+    assert_eq!(
+        read(&format!("{import}(A, B) = [1, 2]\nmcp = FastMCP(\"crm\", port=B)\n")),
+        (None, Some(2))
+    );
+}

@@ -21,6 +21,7 @@ pub(crate) enum Const {
     Int(i64),
     Float(f64),
     Str(String),
+    Bytes(Vec<u8>),
 }
 
 /// An expression, where it is, and how deep its tree is.
@@ -136,6 +137,15 @@ pub(crate) enum ExprKind {
         value: Option<Box<Expr>>,
         clauses: Vec<Clause>,
     },
+    Lambda(Box<LambdaDef>),
+}
+
+/// `lambda params: body`.
+#[derive(Clone, Debug)]
+pub(crate) struct LambdaDef {
+    /// The parameters and their defaults (evaluated when the lambda is).
+    pub(crate) params: Vec<(String, Option<Expr>)>,
+    pub(crate) body: Expr,
 }
 
 /// `for target in iter if cond…` of a comprehension.
@@ -190,9 +200,16 @@ pub(crate) enum StmtKind {
     Break,
     Continue,
     Raise(Option<Expr>, Option<Expr>),
-    Try { body: Vec<Stmt>, handlers: Vec<Handler>, orelse: Vec<Stmt>, finally: Vec<Stmt> },
+    Try {
+        body: Vec<Stmt>,
+        handlers: Vec<Handler>,
+        orelse: Vec<Stmt>,
+        finally: Vec<Stmt>,
+    },
     Assert(Expr, Option<Expr>),
     Del(Vec<Target>),
+    /// `name: annotation` without a value: makes `name` local, binds nothing.
+    Declare(String),
 }
 
 /// `except [types [as name]]:` and its block.
@@ -271,9 +288,39 @@ pub(crate) enum Global {
     ToolResult,
     /// The CRM client (`from hubspot_client import crm`).
     Client,
+    /// A module of the standard library the subset knows (`import json`).
+    Module(super::runtime::StdModule),
+    /// A function of one (`from json import dumps`).
+    Builtin(super::runtime::Builtin),
     ExcClass(String),
-    /// `NAME = expression`, evaluated on first use in each call.
-    Value(Box<Result<Expr, Diagnostic>>),
+    /// A name a module-level assignment binds: the index of the assignment in
+    /// [`super::Program`]'s list, evaluated on first use in each call.
+    Value(usize),
     /// An imported module or name, or a class, outside the subset: using it stops the run.
     Other(String),
+    /// A binding made in a branch of module-level `if`s: `(conditional, branch)` pairs,
+    /// outermost first, that must all be the branch taken.
+    Guarded(Vec<(usize, usize)>, Box<Global>),
 }
+
+/// A module-level `if`: the test of each branch (`None` for one never taken, such as
+/// `__name__ == "__main__"`), an `else` being the branch after the last test.
+#[derive(Clone, Debug)]
+pub(crate) struct Conditional {
+    pub(crate) tests: Vec<Option<Expr>>,
+    /// Where it stands among the module's bindings: its tests read what is bound before.
+    pub(crate) position: usize,
+}
+
+/// A module-level assignment: `NAME = …`, `A, B = …`, `A = B = …`.
+#[derive(Clone, Debug)]
+pub(crate) struct Assignment {
+    /// The targets: names, or unpackings of names.
+    pub(crate) targets: Vec<Target>,
+    pub(crate) value: Result<Expr, Diagnostic>,
+    /// Where it stands among the module's statements: what it reads is bound before.
+    pub(crate) position: usize,
+}
+
+/// The bindings of a module-level name, in file order: where each is made and what it is.
+pub(crate) type Versions = Vec<(usize, Global)>;

@@ -9,11 +9,12 @@ use std::rc::Rc;
 
 use super::MAX_SIZE;
 use super::ast::{At, BinOp};
-use super::eval::{Interp, R, plural};
+use super::eval::{Interp, R, Signal, plural};
 use super::runtime::{Builtin, DictObj, ListObj, Ty, Val, range_len};
 
 /// The methods the subset runs, by type.
-const STR_METHODS: [&str; 39] = [
+const STR_METHODS: [&str; 40] = [
+    "encode",
     "lower",
     "upper",
     "strip",
@@ -62,8 +63,7 @@ const DICT_METHODS: [&str; 10] =
     ["get", "items", "keys", "values", "pop", "popitem", "setdefault", "update", "copy", "clear"];
 
 /// Python's other methods of these types: outside the subset rather than missing.
-const OTHER_STR_METHODS: [&str; 8] = [
-    "encode",
+const OTHER_STR_METHODS: [&str; 7] = [
     "expandtabs",
     "format_map",
     "isidentifier",
@@ -119,7 +119,212 @@ fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
+/// How a `str` method takes its arguments (all positional), for CPython's messages.
+#[derive(Clone, Copy)]
+enum Arity {
+    /// `METH_NOARGS`: `str.lower() takes no arguments (1 given)`.
+    None,
+    /// `METH_O`: `str.join() takes exactly one argument (0 given)`.
+    One,
+    /// Argument Clinic: `strip expected at most 1 argument, got 2`.
+    Clinic(usize, usize),
+    /// `METH_VARARGS`: `startswith() takes at most 3 arguments (4 given)`.
+    VarArgs(usize, usize),
+}
+
+/// CPython's `tailmatch`: whether `affix` (of `lens.1` characters) starts (or ends) the
+/// part `start:end` of `text` (of `lens.0` characters), the bounds adjusted as a
+/// slice's. `offsets` are the byte offsets of a non-ASCII text's characters.
+fn tail_match(
+    (text, offsets): (&str, Option<&[usize]>),
+    affix: &str,
+    (len, affix_len): (i64, i64),
+    (start, end): (Option<i64>, Option<i64>),
+    from_end: bool,
+) -> bool {
+    let mut start = start.unwrap_or(0);
+    let mut end = end.unwrap_or(len);
+    if end > len {
+        end = len;
+    } else if end < 0 {
+        end = (end + len).max(0);
+    }
+    if start < 0 {
+        start = (start + len).max(0);
+    }
+    end -= affix_len;
+    if end < start {
+        return false;
+    }
+    if affix_len == 0 {
+        return true;
+    }
+    let offset = usize::try_from(if from_end { end } else { start }).unwrap_or(0);
+    let first = match offsets {
+        Some(offsets) => offsets.get(offset).copied().unwrap_or(text.len()),
+        None => offset,
+    };
+    text.get(first..).is_some_and(|rest| rest.starts_with(affix))
+}
+
 impl Interp<'_, '_> {
+    /// The positional arguments of `str.<name>()`, with CPython's messages when they
+    /// do not fit `arity` or are given by keyword.
+    fn str_args(
+        &self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: &[(String, Val)],
+        arity: Arity,
+        at: At,
+    ) -> R<Vec<Option<Val>>> {
+        if !kwargs.is_empty() {
+            let message = format!("str.{name}() takes no keyword arguments");
+            return Err(self.raise("TypeError", message, at));
+        }
+        let given = args.len();
+        let message = match arity {
+            Arity::None if given > 0 => {
+                Some(format!("str.{name}() takes no arguments ({given} given)"))
+            }
+            Arity::One if given != 1 => {
+                Some(format!("str.{name}() takes exactly one argument ({given} given)"))
+            }
+            Arity::Clinic(min, _) if given < min => {
+                Some(format!("{name} expected at least {min} argument{}, got {given}", plural(min)))
+            }
+            Arity::Clinic(_, max) if given > max => {
+                Some(format!("{name} expected at most {max} argument{}, got {given}", plural(max)))
+            }
+            Arity::VarArgs(min, _) if given < min => Some(format!(
+                "{name}() takes at least {min} argument{} ({given} given)",
+                plural(min)
+            )),
+            Arity::VarArgs(_, max) if given > max => Some(format!(
+                "{name}() takes at most {max} argument{} ({given} given)",
+                plural(max)
+            )),
+            _ => None,
+        };
+        if let Some(message) = message {
+            return Err(self.raise("TypeError", message, at));
+        }
+        Ok(args.into_iter().map(Some).collect())
+    }
+
+    /// The arguments of a method that takes them by position or keyword, all optional
+    /// (`str.split(sep=None, maxsplit=-1)`, `str.encode(encoding, errors)`), with the
+    /// messages of CPython's Argument Clinic.
+    fn keyword_args(
+        &self,
+        name: &str,
+        params: &[&str],
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Vec<Option<Val>>> {
+        let given = args.len() + kwargs.len();
+        if given > params.len() {
+            let keyword = if args.is_empty() { "keyword " } else { "" };
+            let message = format!(
+                "{name}() takes at most {} {keyword}argument{} ({given} given)",
+                params.len(),
+                plural(params.len())
+            );
+            return Err(self.raise("TypeError", message, at));
+        }
+        let mut out: Vec<Option<Val>> = args.into_iter().map(Some).collect();
+        out.resize(params.len(), None);
+        for (key, value) in kwargs {
+            let Some(i) = params.iter().position(|n| *n == key) else {
+                let message = format!("'{key}' is an invalid keyword argument for {name}()");
+                return Err(self.raise("TypeError", message, at));
+            };
+            match out.get_mut(i) {
+                Some(slot @ None) => *slot = Some(value),
+                _ => {
+                    let message = format!(
+                        "argument for {name}() given by name ('{key}') and position ({})",
+                        i + 1
+                    );
+                    return Err(self.raise("TypeError", message, at));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// An `encoding` or `errors` argument: a str, `utf-8` and `strict` by default.
+    fn codec_arg(&self, function: &str, param: &str, value: Option<Val>, at: At) -> R<String> {
+        match value {
+            None => Ok(if param == "encoding" { "utf-8" } else { "strict" }.to_owned()),
+            Some(Val::Str(s)) => Ok(s.to_string()),
+            Some(other) => {
+                let message = format!(
+                    "{function}() argument '{param}' must be str, not {}",
+                    self.type_name(&other)
+                );
+                Err(self.raise("TypeError", message, at))
+            }
+        }
+    }
+
+    /// `bytes(source, encoding, errors)`.
+    fn bytes_of(
+        &mut self,
+        source: Option<Val>,
+        encoding: Option<Val>,
+        errors: Option<Val>,
+        at: At,
+    ) -> R<Val> {
+        if let Some(Val::Str(text)) = &source {
+            if encoding.is_none() {
+                return Err(self.raise("TypeError", "string argument without an encoding", at));
+            }
+            let encoding = self.codec_arg("bytes", "encoding", encoding, at)?;
+            let errors = self.codec_arg("bytes", "errors", errors, at)?;
+            return Ok(Val::Bytes(self.encode(text, &encoding, &errors, at)?.into()));
+        }
+        if encoding.is_some() || errors.is_some() {
+            let message = if encoding.is_some() {
+                "encoding without a string argument"
+            } else {
+                "errors without a string argument"
+            };
+            return Err(self.raise("TypeError", message, at));
+        }
+        let Some(source) = source else { return Ok(Val::Bytes(Rc::from(&[][..]))) };
+        match &source {
+            Val::Bytes(_) => return Ok(source),
+            v if v.as_int().is_some() => {
+                let Ok(n) = usize::try_from(v.as_int().unwrap_or(0)) else {
+                    return Err(self.raise("ValueError", "negative count", at));
+                };
+                if n > MAX_SIZE {
+                    return Err(self.memory_error(at));
+                }
+                self.charge(n, at)?;
+                return Ok(Val::Bytes(vec![0; n].into()));
+            }
+            _ => {}
+        }
+        if let Err(Signal::Raise(_)) = self.iter(&source, at) {
+            let message = format!("cannot convert '{}' object to bytes", self.type_name(&source));
+            return Err(self.raise("TypeError", message, at));
+        }
+        let mut out = Vec::new();
+        for item in self.collect(&source, at)? {
+            let n = self.int_arg(&item, at)?;
+            match u8::try_from(n) {
+                Ok(byte) => out.push(byte),
+                Err(_) => {
+                    return Err(self.raise("ValueError", "bytes must be in range(0, 256)", at));
+                }
+            }
+        }
+        Ok(Val::Bytes(out.into()))
+    }
+
     /// Binds the arguments of a builtin: `names[i]` is its i-th parameter, the first
     /// `required` must be given.
     fn bind(
@@ -200,11 +405,46 @@ impl Interp<'_, '_> {
         let name = ty.name();
         match ty {
             Ty::Str => {
-                let [value] = take(self.bind(name, args, kwargs, &["object"], 0, at)?);
-                match value {
-                    Some(v) => Ok(Val::str(&self.str_of(&v, at)?)),
-                    None => Ok(Val::str("")),
+                let [value, encoding, errors] = take(self.bind(
+                    name,
+                    args,
+                    kwargs,
+                    &["object", "encoding", "errors"],
+                    0,
+                    at,
+                )?);
+                if encoding.is_none() && errors.is_none() {
+                    return match value {
+                        Some(v) => Ok(Val::str(&self.str_of(&v, at)?)),
+                        None => Ok(Val::str("")),
+                    };
                 }
+                let encoding = self.codec_arg("str", "encoding", encoding, at)?;
+                let errors = self.codec_arg("str", "errors", errors, at)?;
+                match value.unwrap_or(Val::str("")) {
+                    Val::Bytes(data) => Ok(Val::str(&self.decode(&data, &encoding, &errors, at)?)),
+                    Val::Str(_) => {
+                        Err(self.raise("TypeError", "decoding str is not supported", at))
+                    }
+                    other => {
+                        let message = format!(
+                            "decoding to str: need a bytes-like object, {} found",
+                            self.type_name(&other)
+                        );
+                        Err(self.raise("TypeError", message, at))
+                    }
+                }
+            }
+            Ty::Bytes => {
+                let [value, encoding, errors] = take(self.bind(
+                    name,
+                    args,
+                    kwargs,
+                    &["source", "encoding", "errors"],
+                    0,
+                    at,
+                )?);
+                self.bytes_of(value, encoding, errors, at)
             }
             Ty::Int => {
                 let [value, base] = take(self.bind(name, args, kwargs, &["x", "base"], 0, at)?);
@@ -425,6 +665,7 @@ impl Interp<'_, '_> {
                 let value = value.unwrap_or(Val::None);
                 let len = match &value {
                     Val::Str(s) => self.char_count(s, at)?,
+                    Val::Bytes(b) => b.len(),
                     Val::List(l) => l.items.borrow().len(),
                     Val::Tuple(t) => t.items.len(),
                     Val::Dict(d) => d.entries.borrow().len(),
@@ -576,6 +817,12 @@ impl Interp<'_, '_> {
                 Ok(Val::Range(start, stop, step))
             }
             Builtin::Print => Ok(Val::None),
+            Builtin::Next => Err(self.unsupported(
+                "`next()` of anything but a generator expression written in the call",
+                at,
+            )),
+            Builtin::JsonDumps => self.json_dumps(args, kwargs, at),
+            Builtin::JsonLoads => self.json_loads(args, kwargs, at),
             Builtin::Abs => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 1, at)?);
                 match value.unwrap_or(Val::None) {
@@ -701,6 +948,7 @@ impl Interp<'_, '_> {
                 Ty::Tuple => matches!(value, Val::Tuple(_)),
                 Ty::Dict => matches!(value, Val::Dict(_)),
                 Ty::Set => false,
+                Ty::Bytes => matches!(value, Val::Bytes(_)),
             },
             Val::Model(index) => match value {
                 Val::Object(object) => object.model.is_some_and(|m| self.model_derives(m, *index)),
@@ -812,7 +1060,13 @@ impl Interp<'_, '_> {
     }
 
     /// A stable sort by `key` (a callable) with Python's `<`.
-    fn sort(&mut self, items: Vec<Val>, key: Option<Val>, reverse: bool, at: At) -> R<Vec<Val>> {
+    pub(crate) fn sort(
+        &mut self,
+        items: Vec<Val>,
+        key: Option<Val>,
+        reverse: bool,
+        at: At,
+    ) -> R<Vec<Val>> {
         let keys = match key.filter(|k| !matches!(k, Val::None)) {
             Some(f) => {
                 let mut keys = Vec::with_capacity(items.len());
@@ -878,6 +1132,13 @@ impl Interp<'_, '_> {
     ) -> R<Val> {
         match receiver {
             Val::Str(s) => self.str_method(s, name, args, kwargs, at),
+            Val::Bytes(data) if name == "decode" => {
+                let [encoding, errors] =
+                    take(self.keyword_args(name, &["encoding", "errors"], args, kwargs, at)?);
+                let encoding = self.codec_arg(name, "encoding", encoding, at)?;
+                let errors = self.codec_arg(name, "errors", errors, at)?;
+                Ok(Val::str(&self.decode(data, &encoding, &errors, at)?))
+            }
             Val::List(list) => self.list_method(list, name, args, kwargs, at),
             Val::Dict(dict) => self.dict_method(dict, name, args, kwargs, at),
             Val::Object(_) if name == "model_dump" => {
@@ -973,13 +1234,13 @@ impl Interp<'_, '_> {
         let boolean =
             |pred: &dyn Fn(char) -> bool| Val::Bool(!text.is_empty() && text.chars().all(pred));
         match name {
-            "lower" | "casefold" => {
+            "lower" | "upper" => {
+                self.str_args(name, args, &kwargs, Arity::None, at)?;
+                Ok(string(if name == "lower" { text.to_lowercase() } else { text.to_uppercase() }))
+            }
+            "casefold" => {
                 no_args(self, args, kwargs)?;
                 Ok(string(text.to_lowercase()))
-            }
-            "upper" => {
-                no_args(self, args, kwargs)?;
-                Ok(string(text.to_uppercase()))
             }
             "swapcase" => {
                 no_args(self, args, kwargs)?;
@@ -1021,10 +1282,14 @@ impl Interp<'_, '_> {
                 Ok(string(out))
             }
             "strip" | "lstrip" | "rstrip" => {
-                let [chars] = take(self.bind(name, args, kwargs, &["chars"], 0, at)?);
+                let [chars] = take(self.str_args(name, args, &kwargs, Arity::Clinic(0, 1), at)?);
                 let set: Option<Rc<str>> = match chars {
                     None | Some(Val::None) => None,
-                    Some(c) => Some(self.text_arg(name, &c, at)?),
+                    Some(Val::Str(set)) => Some(set),
+                    Some(_) => {
+                        let message = format!("{name} arg must be None or str");
+                        return Err(self.raise("TypeError", message, at));
+                    }
                 };
                 let matcher =
                     |c: char| set.as_ref().map_or_else(|| is_space(c), |set| set.contains(c));
@@ -1036,7 +1301,7 @@ impl Interp<'_, '_> {
             }
             "split" | "rsplit" => {
                 let [sep, maxsplit] =
-                    take(self.bind(name, args, kwargs, &["sep", "maxsplit"], 0, at)?);
+                    take(self.keyword_args(name, &["sep", "maxsplit"], args, kwargs, at)?);
                 let limit = match maxsplit {
                     Some(m) => self.int_arg(&m, at)?,
                     None => -1,
@@ -1044,8 +1309,7 @@ impl Interp<'_, '_> {
                 let limit = usize::try_from(limit).ok();
                 let parts = match sep {
                     None | Some(Val::None) => split_whitespace(text, limit, name == "rsplit"),
-                    Some(sep) => {
-                        let sep = self.text_arg(name, &sep, at)?;
+                    Some(Val::Str(sep)) => {
                         if sep.is_empty() {
                             return Err(self.raise("ValueError", "empty separator", at));
                         }
@@ -1064,6 +1328,11 @@ impl Interp<'_, '_> {
                         }
                         parts
                     }
+                    Some(other) => {
+                        let message =
+                            format!("must be str or None, not {}", self.type_name(&other));
+                        return Err(self.raise("TypeError", message, at));
+                    }
                 };
                 let items = parts.iter().map(|p| Val::str(p)).collect();
                 Ok(self.new_list(items))
@@ -1075,8 +1344,12 @@ impl Interp<'_, '_> {
                 Ok(self.new_list(items))
             }
             "join" => {
-                let [iterable] = take(self.bind(name, args, kwargs, &["iterable"], 1, at)?);
-                let items = self.collect(&iterable.unwrap_or(Val::None), at)?;
+                let [iterable] = take(self.str_args(name, args, &kwargs, Arity::One, at)?);
+                let iterable = iterable.unwrap_or(Val::None);
+                if let Err(Signal::Raise(_)) = self.iter(&iterable, at) {
+                    return Err(self.raise("TypeError", "can only join an iterable", at));
+                }
+                let items = self.collect(&iterable, at)?;
                 let mut total = text.len().saturating_mul(items.len().saturating_sub(1));
                 for (i, item) in items.iter().enumerate() {
                     match item {
@@ -1107,15 +1380,37 @@ impl Interp<'_, '_> {
                 Ok(string(out))
             }
             "startswith" | "endswith" => {
-                let [affix] = take(self.bind(name, args, kwargs, &["prefix"], 1, at)?);
-                let affixes: Vec<Val> = match affix.unwrap_or(Val::None) {
-                    Val::Tuple(t) => t.items.clone(),
-                    other => vec![other],
+                let [affix, start, end] =
+                    take(self.str_args(name, args, &kwargs, Arity::VarArgs(1, 3), at)?);
+                let index = |interp: &Self, bound: Option<Val>| -> R<Option<i64>> {
+                    match bound {
+                        None | Some(Val::None) => Ok(None),
+                        Some(v) => v.as_int().map(Some).ok_or_else(|| {
+                            let message = "slice indices must be integers or None or have an \
+                                           __index__ method";
+                            interp.raise("TypeError", message, at)
+                        }),
+                    }
                 };
-                let mut found = false;
+                let (start, end) = (index(self, start)?, index(self, end)?);
+                // Byte offsets of the characters, for a text that is not ASCII.
+                let offsets: Option<Vec<usize>> = (!text.is_ascii())
+                    .then(|| text.char_indices().map(|(i, _)| i).chain([text.len()]).collect());
+                let len = i64::try_from(self.char_count(text, at)?).unwrap_or(i64::MAX);
+                let (affixes, in_tuple) = match affix.unwrap_or(Val::None) {
+                    Val::Tuple(t) => (t.items.clone(), true),
+                    other => (vec![other], false),
+                };
                 for affix in &affixes {
                     let affix = match affix {
                         Val::Str(a) => a.clone(),
+                        other if in_tuple => {
+                            let message = format!(
+                                "tuple for {name} must only contain str, not {}",
+                                self.type_name(other)
+                            );
+                            return Err(self.raise("TypeError", message, at));
+                        }
                         other => {
                             let message = format!(
                                 "{name} first arg must be str or a tuple of str, not {}",
@@ -1124,26 +1419,41 @@ impl Interp<'_, '_> {
                             return Err(self.raise("TypeError", message, at));
                         }
                     };
-                    found |= if name == "startswith" {
-                        text.starts_with(&*affix)
-                    } else {
-                        text.ends_with(&*affix)
-                    };
+                    self.charge(affix.len() + 1, at)?;
+                    let affix_len = i64::try_from(affix.chars().count()).unwrap_or(i64::MAX);
+                    let bounds = (start, end);
+                    let from_end = name == "endswith";
+                    if tail_match(
+                        (text, offsets.as_deref()),
+                        &affix,
+                        (len, affix_len),
+                        bounds,
+                        from_end,
+                    ) {
+                        return Ok(Val::Bool(true));
+                    }
                 }
-                Ok(Val::Bool(found))
+                Ok(Val::Bool(false))
             }
             "replace" => {
                 let [old, new, count] =
-                    take(self.bind(name, args, kwargs, &["old", "new", "count"], 2, at)?);
-                let nth = |i: usize, value: Option<Val>| match value {
-                    Some(Val::Str(s)) => Ok(s),
-                    other => {
-                        let other = self.type_name(&other.unwrap_or(Val::None));
-                        let message = format!("replace() argument {i} must be str, not {other}");
-                        Err(self.raise("TypeError", message, at))
+                    take(self.str_args(name, args, &kwargs, Arity::Clinic(2, 3), at)?);
+                let mut texts = Vec::with_capacity(2);
+                for (i, value) in [old, new].into_iter().enumerate() {
+                    match value.unwrap_or(Val::None) {
+                        Val::Str(s) => texts.push(s),
+                        other => {
+                            let message = format!(
+                                "replace() argument {} must be str, not {}",
+                                i + 1,
+                                self.type_name(&other)
+                            );
+                            return Err(self.raise("TypeError", message, at));
+                        }
                     }
-                };
-                let (old, new) = (nth(1, old)?, nth(2, new)?);
+                }
+                let [old, new] = <[Rc<str>; 2]>::try_from(texts)
+                    .unwrap_or_else(|_| [Rc::from(""), Rc::from("")]);
                 let count = match count {
                     Some(c) => usize::try_from(self.int_arg(&c, at)?).ok(),
                     None => None,
@@ -1258,9 +1568,23 @@ impl Interp<'_, '_> {
                 let len = self.char_count(text, at)?;
                 Ok(string(pad(text, len, width, fill, name)))
             }
+            "encode" => {
+                let [encoding, errors] =
+                    take(self.keyword_args(name, &["encoding", "errors"], args, kwargs, at)?);
+                let encoding = self.codec_arg(name, "encoding", encoding, at)?;
+                let errors = self.codec_arg(name, "errors", errors, at)?;
+                let data = self.encode(text, &encoding, &errors, at)?;
+                Ok(Val::Bytes(data.into()))
+            }
             "partition" | "rpartition" => {
-                let [sep] = take(self.bind(name, args, kwargs, &["sep"], 1, at)?);
-                let sep = self.text_arg(name, &sep.unwrap_or(Val::None), at)?;
+                let [sep] = take(self.str_args(name, args, &kwargs, Arity::One, at)?);
+                let sep = match sep.unwrap_or(Val::None) {
+                    Val::Str(sep) => sep,
+                    other => {
+                        let message = format!("must be str, not {}", self.type_name(&other));
+                        return Err(self.raise("TypeError", message, at));
+                    }
+                };
                 if sep.is_empty() {
                     return Err(self.raise("ValueError", "empty separator", at));
                 }

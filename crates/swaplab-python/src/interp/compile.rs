@@ -9,11 +9,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ast::{
-    At, BinOp, FieldDefault, Function, Global, Handler, Model, ModelField, ParamDef, ParamKind,
-    Stmt, StmtKind, Target,
+    Assignment, At, BinOp, Conditional, Const, Expr, ExprKind, FieldDefault, Function, Global,
+    Handler, Model, ModelField, ParamDef, ParamKind, Stmt, StmtKind, Target, Versions,
 };
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
-use super::runtime::is_builtin_exception;
+use super::runtime::{Builtin, StdModule, is_builtin_exception};
 use super::{MAX_NESTING, Program};
 use crate::annotation::parse_type;
 use crate::lex::{SYNTAX, TokenKind};
@@ -70,9 +70,13 @@ struct Module<'p> {
     names: Names,
     functions: Vec<Function>,
     models: Vec<Model>,
-    globals: BTreeMap<String, Global>,
+    globals: BTreeMap<String, Versions>,
+    assignments: Vec<Assignment>,
+    conditionals: Vec<Conditional>,
     exc_parents: BTreeMap<String, String>,
     diagnostics: Vec<Diagnostic>,
+    /// Counts the module's statements and bindings in file order.
+    position: usize,
 }
 
 /// Compiles a file. Never panics.
@@ -85,14 +89,31 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         functions: Vec::new(),
         models: Vec::new(),
         globals: BTreeMap::new(),
+        assignments: Vec::new(),
+        conditionals: Vec::new(),
         exc_parents: BTreeMap::new(),
         diagnostics: Vec::new(),
+        position: 0,
     };
+    // Items inside a compound statement already read (its inline statements, its
+    // `elif`/`else` lines) start before `resume`.
+    let mut resume = 0;
     for item in &items {
+        let first = match item {
+            Item::Statement(stmt) => stmt.start,
+            Item::Class(class) => class.name,
+            Item::Def(def) => def.name,
+            Item::Compound(li) => source.lines.get(*li).map_or(usize::MAX, |l| l.start),
+        };
+        if first < resume {
+            continue;
+        }
+        module.position += 1;
         match item {
             Item::Statement(stmt) => module.statement(&mut source, *stmt),
             Item::Class(class) => module.class(&mut source, class),
             Item::Def(def) => module.def(&mut source, def),
+            Item::Compound(li) => resume = module.compound(&source, *li),
         }
     }
     let spans: Vec<Span> =
@@ -122,6 +143,8 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         functions: module.functions,
         models: module.models,
         globals: module.globals,
+        assignments: module.assignments,
+        conditionals: module.conditionals,
         exc_parents: module.exc_parents,
     }
 }
@@ -153,6 +176,16 @@ fn diagnostic(source: &Source<'_>, path: &str, problem: &Problem) -> Diagnostic 
 }
 
 impl Module<'_> {
+    /// Binds a module-level name here.
+    fn bind(&mut self, name: String, global: Global) {
+        self.globals.entry(name).or_default().push((self.position, global));
+    }
+
+    /// What a module-level name is bound to so far.
+    fn latest(&self, name: &str) -> Option<&Global> {
+        self.globals.get(name).and_then(|versions| versions.last()).map(|(_, g)| g)
+    }
+
     fn report(&mut self, source: &Source<'_>, problem: &Problem) -> Diagnostic {
         let diagnostic = diagnostic(source, self.path, problem);
         self.diagnostics.push(diagnostic.clone());
@@ -168,24 +201,228 @@ impl Module<'_> {
             self.import(import);
             return;
         }
-        let parts = source.split(stmt.start, stmt.end, "=");
-        let [(ts, te), value] = parts.as_slice() else { return };
-        let te = source.find_top(*ts, *te, |i| source.is_op(i, ":")).unwrap_or(*te);
-        let Some(name) = source.identifier(*ts).filter(|_| te == ts + 1) else { return };
-        let value = Parser::expression_list(source, *value, self.path);
+        let parts = source.split_assignment(stmt.start, stmt.end);
+        if let [(s, e)] = parts.as_slice()
+            && let Some(colon) = source.header_colon(*s, *e)
+            && let Err(problem) = Parser::annotation(source, (colon + 1, *e), self.path)
+        {
+            self.report(source, &problem);
+        }
+        let Some((&value, ranges)) = parts.split_last().filter(|(_, t)| !t.is_empty()) else {
+            return;
+        };
+        let mut targets = Vec::new();
+        for &(ts, te) in ranges {
+            let colon = source.find_top(ts, te, |i| source.is_op(i, ":"));
+            if let Some(colon) = colon
+                && let Err(problem) = Parser::annotation(source, (colon + 1, te), self.path)
+            {
+                self.report(source, &problem);
+            }
+            let target = match colon {
+                Some(colon) => Parser::expression(source, (ts, colon), self.path),
+                None => Parser::expression_list(source, (ts, te), self.path),
+            };
+            match target.and_then(to_target) {
+                Ok(target) if binds_names_only(&target) => targets.push(target),
+                // `obj.attr = …` and `d[k] = …` change a value at import: not followed.
+                Ok(_) => return,
+                Err(problem) => {
+                    if problem.code == SYNTAX {
+                        self.report(source, &problem);
+                    }
+                    return;
+                }
+            }
+        }
+        let value = Parser::expression_list(source, value, self.path);
         let value = value.map_err(|problem| self.report(source, &problem));
-        self.globals.insert(name.to_owned(), Global::Value(Box::new(value)));
+        let mut names = BTreeSet::new();
+        targets.iter().for_each(|t| target_names(t, &mut names));
+        let index = self.assignments.len();
+        self.assignments.push(Assignment { targets, value, position: self.position });
+        for name in names {
+            self.bind(name, Global::Value(index));
+        }
+    }
+
+    /// A module-level compound statement; returns the token where the module level goes
+    /// on. An `if` whose branches only bind names (or are never taken at import, such as
+    /// `if __name__ == "__main__":`) is followed; anything else is outside the subset,
+    /// and the names it would bind stop the run where they are used.
+    fn compound(&mut self, source: &Source<'_>, li: usize) -> usize {
+        let Some(line) = source.lines.get(li).copied() else { return usize::MAX };
+        let is_try = source.is_name(line.start, "try");
+        // The clauses that may follow, as the statement goes on.
+        let mut clauses: &[&str] = if source.is_name(line.start, "if") {
+            &["elif", "else"]
+        } else if is_try {
+            &["except", "else", "finally"]
+        } else if source.is_name(line.start, "for") || source.is_name(line.start, "while") {
+            &["else"]
+        } else {
+            &[]
+        };
+        let mut next = source.block_end(li);
+        while let Some(l) = source.lines.get(next).filter(|l| l.depth == line.depth) {
+            let Some(&word) = clauses.iter().find(|w| source.is_name(l.start, w)) else { break };
+            next = source.block_end(next);
+            clauses = match word {
+                "elif" | "except" => clauses,
+                "else" if is_try => &["finally"],
+                _ => &[],
+            };
+        }
+        let problem = if source.is_name(line.start, "if") {
+            self.module_if(source, li, next)
+        } else {
+            let word = source.text(line.start);
+            Some(unsupported(
+                source.bytes(line.start, line.start + 1),
+                &format!("a module-level `{word}`"),
+            ))
+        };
+        if let Some(problem) = problem {
+            let names = bound_names(source, (li, next), self.path);
+            if !names.is_empty() {
+                let diagnostic = self.report(source, &problem);
+                for name in names {
+                    let index = self.assignments.len();
+                    let target = Target::Name(name.clone());
+                    let value = Err(diagnostic.clone());
+                    self.assignments.push(Assignment {
+                        targets: vec![target],
+                        value,
+                        position: self.position,
+                    });
+                    self.bind(name, Global::Value(index));
+                }
+            }
+        }
+        source.lines.get(next).map_or(usize::MAX, |l| l.start)
+    }
+
+    /// A module-level `if` on lines `li..next`: its bindings, guarded by its tests; or
+    /// why it cannot be followed.
+    fn module_if(&mut self, source: &Source<'_>, li: usize, next: usize) -> Option<Box<Problem>> {
+        let blocks = Blocks { src: source, path: self.path };
+        let ctx = Ctx { nesting: 0, in_loop: false };
+        let mut tests = Vec::new();
+        let mut bodies = Vec::new();
+        let mut problem = None;
+        let mut at = li;
+        while at < next {
+            let Some(line) = source.lines.get(at).copied() else { break };
+            let end = source.block_end(at).min(next);
+            let test = if source.is_name(line.start, "else") {
+                None
+            } else {
+                match blocks.colon(line).and_then(|colon| {
+                    Parser::expression(source, (line.start + 1, colon), self.path)
+                }) {
+                    Ok(test) => Some(test),
+                    Err(found) => {
+                        problem.get_or_insert(found);
+                        at = end;
+                        continue;
+                    }
+                }
+            };
+            let body = blocks.clause_body(at, end, line, ctx);
+            if test.as_ref().is_some_and(never_taken) {
+                // Read for its syntax only: it does not run when the module is imported.
+                if let Err(found) = body.filter_syntax() {
+                    let diagnostic = self.report(source, &found);
+                    drop(diagnostic);
+                }
+                tests.push(None);
+            } else {
+                match body.and_then(|body| match not_simple(&body) {
+                    Some(at) => Err(unsupported(
+                        at,
+                        "a statement other than an assignment to names in a module-level `if`",
+                    )),
+                    None => Ok(body),
+                }) {
+                    Ok(body) => bodies.push((tests.len(), body)),
+                    Err(found) => {
+                        problem.get_or_insert(found);
+                    }
+                }
+                if test.is_some() {
+                    tests.push(test);
+                }
+            }
+            at = end;
+        }
+        if problem.is_some() {
+            return problem;
+        }
+        self.bind_if(tests, bodies, &[]);
+        None
+    }
+
+    /// The bindings of an `if` whose branches only bind names.
+    fn bind_if(
+        &mut self,
+        tests: Vec<Option<Expr>>,
+        bodies: Vec<(usize, Vec<Stmt>)>,
+        guards: &[(usize, usize)],
+    ) {
+        let cond = self.conditionals.len();
+        self.conditionals.push(Conditional { tests, position: self.position });
+        for (branch, body) in bodies {
+            let mut inner = guards.to_vec();
+            inner.push((cond, branch));
+            for stmt in body {
+                self.position += 1;
+                match stmt.kind {
+                    StmtKind::Assign(targets, value) => {
+                        let mut names = BTreeSet::new();
+                        targets.iter().for_each(|t| target_names(t, &mut names));
+                        let index = self.assignments.len();
+                        let position = self.position;
+                        self.assignments.push(Assignment { targets, value: Ok(value), position });
+                        for name in names {
+                            let global =
+                                Global::Guarded(inner.clone(), Box::new(Global::Value(index)));
+                            self.bind(name, global);
+                        }
+                    }
+                    StmtKind::If(branches, orelse) => {
+                        let mut tests = Vec::new();
+                        let mut bodies = Vec::new();
+                        for (i, (test, body)) in branches.into_iter().enumerate() {
+                            let taken = !never_taken(&test);
+                            tests.push(taken.then_some(test));
+                            if taken {
+                                bodies.push((i, body));
+                            }
+                        }
+                        bodies.push((tests.len(), orelse));
+                        self.bind_if(tests, bodies, &inner);
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
 
     fn import(&mut self, import: Import) {
         let Some(module) = import.from else {
             for (name, alias, _) in import.names {
-                let bound = if alias == name {
-                    name.split('.').next().unwrap_or_default().to_owned()
+                let (bound, module) = if alias == name {
+                    let top = name.split('.').next().unwrap_or_default().to_owned();
+                    (top.clone(), top)
                 } else {
-                    alias
+                    (alias, name)
                 };
-                self.globals.insert(bound, Global::Other(format!("the module `{name}`")));
+                let global = match module.as_str() {
+                    "json" => Global::Module(StdModule::Json),
+                    "json.decoder" => Global::Module(StdModule::JsonDecoder),
+                    _ => Global::Other(format!("the module `{module}`")),
+                };
+                self.bind(bound, global);
             }
             return;
         };
@@ -206,6 +443,12 @@ impl Module<'_> {
             }
             let global = if module == CLIENT_MODULE {
                 Global::Client
+            } else if (module.as_str(), name.as_str()) == ("json", "dumps") {
+                Global::Builtin(Builtin::JsonDumps)
+            } else if (module.as_str(), name.as_str()) == ("json", "loads") {
+                Global::Builtin(Builtin::JsonLoads)
+            } else if (module.as_str(), name.as_str()) == ("json", "decoder") {
+                Global::Module(StdModule::JsonDecoder)
             } else if name == "ToolResult" {
                 Global::ToolResult
             } else if is_builtin_exception(&name)
@@ -216,7 +459,7 @@ impl Module<'_> {
             } else {
                 Global::Other(format!("`{name}` (imported from `{module}`)"))
             };
-            self.globals.insert(alias, global);
+            self.bind(alias, global);
         }
     }
 
@@ -234,7 +477,7 @@ impl Module<'_> {
             .collect();
         let model_bases: Vec<usize> = bases
             .iter()
-            .filter_map(|b| match self.globals.get(b) {
+            .filter_map(|b| match self.latest(b) {
                 Some(Global::Model(i)) => Some(*i),
                 _ => None,
             })
@@ -242,10 +485,10 @@ impl Module<'_> {
         if !model_bases.is_empty() || bases.iter().any(|b| self.names.base_model.contains(b)) {
             let model = self.model(source, class, name.clone(), model_bases);
             self.models.push(model);
-            self.globals.insert(name, Global::Model(self.models.len() - 1));
+            self.bind(name, Global::Model(self.models.len() - 1));
             return;
         }
-        let exception_base = bases.iter().find_map(|b| match self.globals.get(b) {
+        let exception_base = bases.iter().find_map(|b| match self.latest(b) {
             Some(Global::ExcClass(base)) => Some(base.clone()),
             Some(_) => None,
             None => is_builtin_exception(b).then(|| b.clone()),
@@ -254,15 +497,15 @@ impl Module<'_> {
             if !bare_body(source, &class.body) {
                 // Its methods and attributes would be ignored: refuse rather than guess.
                 let what = format!("the exception class `{name}` with a body of its own");
-                self.globals.insert(name, Global::Other(what));
+                self.bind(name, Global::Other(what));
                 return;
             }
             self.exc_parents.insert(name.clone(), base);
-            self.globals.insert(name.clone(), Global::ExcClass(name));
+            self.bind(name.clone(), Global::ExcClass(name));
             return;
         }
         let what = format!("the class `{name}`");
-        self.globals.insert(name, Global::Other(what));
+        self.bind(name, Global::Other(what));
     }
 
     fn model(
@@ -441,7 +684,7 @@ impl Module<'_> {
         let (_, body_end) = source.body_tokens(&Body { ..def.body });
         let range = source.bytes(keyword, body_end.max(def.name + 1));
         self.functions.push(Function { name: name.clone(), params, body, locals, range });
-        self.globals.insert(name, Global::Function(self.functions.len() - 1));
+        self.bind(name, Global::Function(self.functions.len() - 1));
     }
 }
 
@@ -517,13 +760,7 @@ impl Blocks<'_, '_> {
     }
 
     /// `if test:` / `elif test:` / `while test:` and its block.
-    fn clause(
-        &self,
-        li: usize,
-        next: usize,
-        line: Line,
-        ctx: Ctx,
-    ) -> PResult<(super::ast::Expr, Vec<Stmt>)> {
+    fn clause(&self, li: usize, next: usize, line: Line, ctx: Ctx) -> PResult<(Expr, Vec<Stmt>)> {
         let colon = self.colon(line)?;
         let test = Parser::expression(self.src, (line.start + 1, colon), self.path)?;
         Ok((test, self.clause_body(li, next, line, ctx)?))
@@ -695,11 +932,7 @@ impl Blocks<'_, '_> {
         Ok(li)
     }
 
-    fn except_header(
-        &self,
-        start: usize,
-        colon: usize,
-    ) -> PResult<(Option<super::ast::Expr>, Option<String>)> {
+    fn except_header(&self, start: usize, colon: usize) -> PResult<(Option<Expr>, Option<String>)> {
         if start >= colon {
             return Ok((None, None));
         }
@@ -790,7 +1023,7 @@ impl Blocks<'_, '_> {
 
     fn assignment_or_expression(&self, s: usize, e: usize) -> PResult<StmtKind> {
         let expression_list = |range| Parser::expression_list(self.src, range, self.path);
-        let parts = self.src.split(s, e, "=");
+        let parts = self.src.split_assignment(s, e);
         if let Some((&value, targets)) = parts.split_last().filter(|(_, t)| !t.is_empty()) {
             let value = expression_list(value)?;
             let mut out = Vec::new();
@@ -798,7 +1031,7 @@ impl Blocks<'_, '_> {
                 let annotated = self.src.find_top(ts, te, |i| self.src.is_op(i, ":"));
                 let target = match annotated {
                     Some(colon) if targets.len() == 1 => {
-                        Parser::expression(self.src, (ts, colon), self.path)?
+                        return Ok(StmtKind::Assign(vec![self.annotated(ts, colon, te)?], value));
                     }
                     Some(colon) => return Err(syntax(self.at(colon, colon + 1), "invalid syntax")),
                     None => expression_list((ts, te))?,
@@ -821,12 +1054,38 @@ impl Blocks<'_, '_> {
             };
             return Ok(StmtKind::AugAssign(target, op, expression_list((k + 1, e))?));
         }
-        if let Some(colon) = self.src.find_top(s, e, |i| self.src.is_op(i, ":")) {
+        if let Some(colon) = self.src.header_colon(s, e) {
             // `name: annotation` declares without binding.
-            to_target(Parser::expression(self.src, (s, colon), self.path)?)?;
-            return Ok(StmtKind::Pass);
+            return Ok(match self.annotated(s, colon, e)? {
+                Target::Name(name) => StmtKind::Declare(name),
+                _ => StmtKind::Pass,
+            });
         }
         Ok(StmtKind::Expr(expression_list((s, e))?))
+    }
+
+    /// The target of `target: annotation` (tokens `s..colon`, the annotation up to
+    /// `end`), the annotation checked but not evaluated, as CPython does in a function.
+    fn annotated(&self, s: usize, colon: usize, end: usize) -> PResult<Target> {
+        let target = Parser::expression(self.src, (s, colon), self.path);
+        let target = match target {
+            Err(_) if self.src.find_top(s, colon, |i| self.src.is_op(i, ",")).is_some() => {
+                let message = "only single target (not tuple) can be annotated";
+                return Err(syntax(self.at(s, colon), message));
+            }
+            other => other?,
+        };
+        let what = match target.kind {
+            ExprKind::Tuple(_) => Some("tuple"),
+            ExprKind::List(_) => Some("list"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            let message = format!("only single target (not {what}) can be annotated");
+            return Err(syntax(target.at, message));
+        }
+        Parser::annotation(self.src, (colon + 1, end), self.path)?;
+        to_target(target)
     }
 }
 
@@ -861,6 +1120,9 @@ fn collect_locals(statements: &[Stmt], out: &mut BTreeSet<String>) {
                 targets.iter().for_each(|t| target_names(t, out));
             }
             StmtKind::AugAssign(target, _, _) => target_names(target, out),
+            StmtKind::Declare(name) => {
+                out.insert(name.clone());
+            }
             StmtKind::For(target, _, body, orelse) => {
                 target_names(target, out);
                 collect_locals(body, out);
@@ -896,5 +1158,134 @@ pub(crate) fn target_names(target: &Target, out: &mut BTreeSet<String>) {
         }
         Target::Unpack(items, _) => items.iter().for_each(|t| target_names(t, out)),
         Target::Subscript(..) => {}
+    }
+}
+
+/// Whether a target binds names only (through unpacking), with no item or attribute.
+fn binds_names_only(target: &Target) -> bool {
+    let mut stack = vec![target];
+    while let Some(target) = stack.pop() {
+        match target {
+            Target::Name(_) => {}
+            Target::Subscript(..) => return false,
+            Target::Unpack(items, _) => stack.extend(items),
+        }
+    }
+    true
+}
+
+/// Whether an `if` test is false whenever a module is imported: `__name__ == "__main__"`
+/// and `TYPE_CHECKING`.
+fn never_taken(test: &Expr) -> bool {
+    let is_name = |e: &Expr, name: &str| matches!(&e.kind, ExprKind::Name(n) if n == name);
+    let is_main = |e: &Expr| matches!(&e.kind, ExprKind::Const(Const::Str(s)) if s == "__main__");
+    match &test.kind {
+        ExprKind::Compare(left, ops) => match ops.as_slice() {
+            [(super::ast::CmpOp::Eq, right)] => {
+                (is_name(left, "__name__") && is_main(right))
+                    || (is_main(left) && is_name(right, "__name__"))
+            }
+            _ => false,
+        },
+        ExprKind::Name(name) => name == "TYPE_CHECKING",
+        ExprKind::Attr(object, name) => name == "TYPE_CHECKING" && is_name(object, "typing"),
+        _ => false,
+    }
+}
+
+/// The first statement of a module-level `if` branch that is more than binding names.
+fn not_simple(statements: &[Stmt]) -> Option<At> {
+    for stmt in statements {
+        let simple = match &stmt.kind {
+            StmtKind::Assign(targets, _) => targets.iter().all(binds_names_only),
+            StmtKind::Declare(_) | StmtKind::Pass => true,
+            StmtKind::Expr(e) => matches!(e.kind, ExprKind::Const(_)),
+            StmtKind::If(branches, orelse) => {
+                if let Some(at) = branches
+                    .iter()
+                    .filter(|(test, _)| !never_taken(test))
+                    .find_map(|(_, body)| not_simple(body))
+                    .or_else(|| not_simple(orelse))
+                {
+                    return Some(at);
+                }
+                true
+            }
+            _ => false,
+        };
+        if !simple {
+            return Some(stmt.at);
+        }
+    }
+    None
+}
+
+/// The names the statements on lines `lines.0..lines.1` would bind, read from their
+/// text: assignment and `for` targets, `as` names, imports, `def` and `class`.
+fn bound_names(source: &Source<'_>, lines: (usize, usize), path: &str) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for li in lines.0..lines.1 {
+        let Some(line) = source.lines.get(li) else { break };
+        let mut statements = Vec::new();
+        source.line_statements(line.start, line.end, &mut statements);
+        for stmt in statements {
+            let (s, e) = (stmt.start, stmt.end);
+            if stmt.header {
+                let def = s + usize::from(source.is_name(s, "async"));
+                if source.is_name(def, "def") || source.is_name(def, "class") {
+                    names.extend(source.identifier(def + 1).map(str::to_owned));
+                } else if source.is_name(s, "for") {
+                    let end = source.find_top(s + 1, e, |i| source.is_name(i, "in")).unwrap_or(e);
+                    names.extend(
+                        (s + 1..end).filter_map(|i| source.identifier(i)).map(str::to_owned),
+                    );
+                }
+                let mut i = s;
+                while let Some(as_at) = source.find_top(i, e, |k| source.is_name(k, "as")) {
+                    names.extend(source.identifier(as_at + 1).map(str::to_owned));
+                    i = as_at + 1;
+                }
+                continue;
+            }
+            if let Some(import) = source.import(stmt) {
+                for (name, alias, _) in import.names {
+                    let bound = if import.from.is_none() && alias == name {
+                        name.split('.').next().unwrap_or_default().to_owned()
+                    } else {
+                        alias
+                    };
+                    names.insert(bound);
+                }
+                continue;
+            }
+            if augmented_op(source, s + 1).is_some() {
+                names.extend(source.identifier(s).map(str::to_owned));
+                continue;
+            }
+            let parts = source.split_assignment(s, e);
+            for &(ts, te) in parts.iter().take(parts.len().saturating_sub(1)) {
+                let te = source.find_top(ts, te, |i| source.is_op(i, ":")).unwrap_or(te);
+                if let Ok(target) =
+                    Parser::expression_list(source, (ts, te), path).and_then(to_target)
+                {
+                    target_names(&target, &mut names);
+                }
+            }
+        }
+    }
+    names
+}
+
+/// A result whose problem counts only when it is invalid Python.
+trait SyntaxOnly {
+    fn filter_syntax(self) -> PResult<()>;
+}
+
+impl<T> SyntaxOnly for PResult<T> {
+    fn filter_syntax(self) -> PResult<()> {
+        match self {
+            Err(problem) if problem.code == SYNTAX => Err(problem),
+            _ => Ok(()),
+        }
     }
 }

@@ -7,16 +7,17 @@
 //! [`Signal::Stop`] that ends the run where it stands. When the call ends, every list
 //! and dict it built is emptied, so reference cycles cannot outlive it.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 
 use super::ast::{
-    At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, ParamKind, Stmt,
-    StmtKind, Target,
+    At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, LambdaDef, ParamKind,
+    Stmt, StmtKind, Target,
 };
-use super::compile::target_names;
 use super::runtime::{
-    DictObj, ExcObj, ListObj, ObjectObj, Val, builtin_exception_parent, builtin_value,
+    Builtin, Closure, DictObj, Env, ExcObj, ListObj, ObjectObj, Scope, Val,
+    builtin_exception_parent, builtin_value,
 };
 use super::{
     Host, HostError, LIMIT, MAX_CALL_DEPTH, MAX_RECURSION, MAX_SIZE, MAX_STEPS, MAX_VALUE_DEPTH,
@@ -50,21 +51,36 @@ enum Exit {
     Continue,
 }
 
-/// The variables of one call.
+/// The variables of one call (or comprehension), in a scope a lambda can share.
 pub(crate) struct Frame<'p> {
-    pub(crate) vars: BTreeMap<String, Val>,
-    /// The names the function binds; `None` at module level.
+    pub(crate) env: Rc<Env>,
+    /// The names the function binds; `None` at module level, in a lambda and in a
+    /// comprehension.
     locals: Option<&'p BTreeSet<String>>,
 }
 
 impl<'p> Frame<'p> {
-    fn new(locals: Option<&'p BTreeSet<String>>) -> Frame<'p> {
-        Frame { vars: BTreeMap::new(), locals }
+    fn new(locals: Option<&'p BTreeSet<String>>, scope: Scope, parent: Option<Rc<Env>>) -> Self {
+        let env = Env { vars: RefCell::default(), scope, parent };
+        Frame { env: Rc::new(env), locals }
     }
 
     /// The scope of module-level expressions (defaults, constants).
     pub(crate) fn module() -> Frame<'p> {
-        Frame::new(None)
+        Frame::new(None, Scope::Module, None)
+    }
+
+    fn get(&self, name: &str) -> Option<Val> {
+        self.env.vars.borrow().get(name).cloned()
+    }
+
+    fn set(&self, name: String, value: Val) {
+        let old = self.env.vars.borrow_mut().insert(name, value);
+        drop(old);
+    }
+
+    fn remove(&self, name: &str) -> Option<Val> {
+        self.env.vars.borrow_mut().remove(name)
     }
 }
 
@@ -79,12 +95,26 @@ pub(crate) struct Interp<'p, 'h> {
     calls: usize,
     /// Exceptions being handled, innermost last, for a bare `raise`.
     handling: Vec<(Rc<ExcObj>, At)>,
-    /// Module-level constants evaluated in this run.
-    globals: BTreeMap<String, Val>,
-    resolving: Vec<String>,
+    /// The names each module-level assignment bound, once evaluated in this run.
+    assigned: BTreeMap<usize, BTreeMap<String, Val>>,
+    /// The module-level assignments being evaluated, innermost last.
+    resolving: Vec<usize>,
+    /// Where in the module the module-level code being evaluated stands, innermost last:
+    /// a name read meanwhile is the binding made before, as when the module is imported.
+    now: Vec<usize>,
+    /// The branch each module-level `if` took in this run.
+    taken: BTreeMap<usize, usize>,
+    deciding: Vec<usize>,
     lists: Vec<Weak<ListObj>>,
     dicts: Vec<Weak<DictObj>>,
+    /// Scopes a lambda closed over: their variables can hold the lambda.
+    envs: Vec<Weak<Env>>,
+    /// Exceptions given a cause or a context, which can chain back to them.
+    excs: Vec<Weak<ExcObj>>,
     prune_at: usize,
+    /// The lambdas evaluated in this run, and their index by source offset.
+    lambdas: Vec<&'p LambdaDef>,
+    lambda_index: BTreeMap<usize, usize>,
 }
 
 /// Runs function `index` of `program`.
@@ -104,11 +134,18 @@ pub(crate) fn run(
         depth: 0,
         calls: 0,
         handling: Vec::new(),
-        globals: BTreeMap::new(),
+        assigned: BTreeMap::new(),
         resolving: Vec::new(),
+        now: Vec::new(),
+        taken: BTreeMap::new(),
+        deciding: Vec::new(),
         lists: Vec::new(),
         dicts: Vec::new(),
+        envs: Vec::new(),
+        excs: Vec::new(),
         prune_at: 1024,
+        lambdas: Vec::new(),
+        lambda_index: BTreeMap::new(),
     };
     let outcome = interp.run(index, kwargs, with_context);
     interp.break_cycles();
@@ -122,7 +159,7 @@ impl<'p> Interp<'p, '_> {
             return Outcome::Returned(PyValue::None);
         };
         let at = function.range;
-        let result = self.bind_and_call(function, kwargs, with_context);
+        let result = self.bind_and_call(index, function, kwargs, with_context);
         // Handing the result over has a budget of its own.
         self.steps = 0;
         match result.and_then(|value| self.py_of(&value, 0, at)) {
@@ -148,6 +185,7 @@ impl<'p> Interp<'p, '_> {
 
     fn bind_and_call(
         &mut self,
+        index: usize,
         function: &'p Function,
         kwargs: &[(String, PyValue)],
         with_context: bool,
@@ -164,7 +202,7 @@ impl<'p> Interp<'p, '_> {
                 format!("{}() got an unexpected keyword argument '{name}'", function.name);
             return Err(self.raise("TypeError", message, at));
         }
-        let mut frame = Frame::new(Some(&function.locals));
+        let frame = Frame::new(Some(&function.locals), Scope::Function(index), None);
         let mut missing = Vec::new();
         for param in &function.params {
             let value = match kwargs.iter().find(|(k, _)| *k == param.name) {
@@ -179,7 +217,7 @@ impl<'p> Interp<'p, '_> {
                     }
                 },
             };
-            frame.vars.insert(param.name.clone(), value);
+            frame.set(param.name.clone(), value);
         }
         if !missing.is_empty() {
             return Err(self.raise("TypeError", missing_message(&function.name, &missing), at));
@@ -189,11 +227,7 @@ impl<'p> Interp<'p, '_> {
 
     fn execute(&mut self, body: &'p [Stmt], mut frame: Frame<'p>, at: At) -> R<Val> {
         if self.calls >= MAX_CALL_DEPTH {
-            let message = format!(
-                "more than {MAX_CALL_DEPTH} nested calls: a function that calls itself \
-                 without end, or recursion deeper than Swap Lab runs"
-            );
-            return Err(self.stop(LIMIT, message, at));
+            return Err(self.too_many_calls(at));
         }
         self.calls += 1;
         let result = self.block(&mut frame, body);
@@ -233,10 +267,34 @@ impl<'p> Interp<'p, '_> {
             Ok(body) => body,
             Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
         };
-        let name = &function.name;
         let params = &function.params;
+        let spec: Vec<(&str, bool)> =
+            params.iter().map(|p| (p.name.as_str(), p.default.is_some())).collect();
+        let slots = self.bind_args(&function.name, &spec, args, kwargs, at)?;
+        let frame = Frame::new(Some(&function.locals), Scope::Function(index), None);
+        for (param, slot) in params.iter().zip(slots) {
+            let value = match (slot, &param.default) {
+                (Some(value), _) => value,
+                (None, Some(default)) => self.eval(&mut Frame::module(), default)?,
+                (None, None) => Val::None,
+            };
+            frame.set(param.name.clone(), value);
+        }
+        Ok((body, frame))
+    }
+
+    /// Python's binding of a call's arguments to named parameters (`(name, has a
+    /// default)`): one slot per parameter, `None` where it takes its default.
+    fn bind_args(
+        &self,
+        name: &str,
+        params: &[(&str, bool)],
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Vec<Option<Val>>> {
         if args.len() > params.len() {
-            let required = params.iter().filter(|p| p.default.is_none()).count();
+            let required = params.iter().filter(|(_, default)| !default).count();
             let takes = if required == params.len() {
                 format!("{} positional argument{}", params.len(), plural(params.len()))
             } else {
@@ -246,36 +304,34 @@ impl<'p> Interp<'p, '_> {
             let message = format!("{name}() takes {takes} but {} {given} given", args.len());
             return Err(self.raise("TypeError", message, at));
         }
-        let mut frame = Frame::new(Some(&function.locals));
-        for (param, value) in params.iter().zip(args) {
-            frame.vars.insert(param.name.clone(), value);
+        let mut slots: Vec<Option<Val>> = vec![None; params.len()];
+        for (slot, value) in slots.iter_mut().zip(args) {
+            *slot = Some(value);
         }
         for (key, value) in kwargs {
-            if !params.iter().any(|p| p.name == key) {
-                let message = format!("{name}() got an unexpected keyword argument '{key}'");
-                return Err(self.raise("TypeError", message, at));
-            }
-            if frame.vars.contains_key(&key) {
-                let message = format!("{name}() got multiple values for argument '{key}'");
-                return Err(self.raise("TypeError", message, at));
-            }
-            frame.vars.insert(key, value);
-        }
-        let mut missing = Vec::new();
-        let unbound: Vec<_> = params.iter().filter(|p| !frame.vars.contains_key(&p.name)).collect();
-        for param in unbound {
-            match &param.default {
-                Some(default) => {
-                    let value = self.eval(&mut Frame::module(), default)?;
-                    frame.vars.insert(param.name.clone(), value);
+            let slot = params.iter().position(|(p, _)| *p == key).and_then(|i| slots.get_mut(i));
+            match slot {
+                None => {
+                    let message = format!("{name}() got an unexpected keyword argument '{key}'");
+                    return Err(self.raise("TypeError", message, at));
                 }
-                None => missing.push(param.name.as_str()),
+                Some(Some(_)) => {
+                    let message = format!("{name}() got multiple values for argument '{key}'");
+                    return Err(self.raise("TypeError", message, at));
+                }
+                Some(slot) => *slot = Some(value),
             }
         }
+        let missing: Vec<&str> = params
+            .iter()
+            .zip(&slots)
+            .filter(|((_, default), slot)| slot.is_none() && !default)
+            .map(|((param, _), _)| *param)
+            .collect();
         if !missing.is_empty() {
             return Err(self.raise("TypeError", missing_message(name, &missing), at));
         }
-        Ok((body, frame))
+        Ok(slots)
     }
 
     // ----- limits and signals -----
@@ -409,15 +465,37 @@ impl<'p> Interp<'p, '_> {
     }
 
     fn prune(&mut self) {
-        if self.lists.len() + self.dicts.len() > self.prune_at {
+        if self.lists.len() + self.dicts.len() + self.envs.len() + self.excs.len() > self.prune_at {
             self.lists.retain(|w| w.strong_count() > 0);
             self.dicts.retain(|w| w.strong_count() > 0);
-            self.prune_at = (self.lists.len() + self.dicts.len()) * 2 + 1024;
+            self.envs.retain(|w| w.strong_count() > 0);
+            self.excs.retain(|w| w.strong_count() > 0);
+            let tracked = self.lists.len() + self.dicts.len() + self.envs.len() + self.excs.len();
+            self.prune_at = tracked * 2 + 1024;
         }
     }
 
-    /// Empties every list and dict still alive, breaking reference cycles.
+    /// Empties every list and dict still alive, and every scope a lambda closed over (with
+    /// the scopes around it), breaking reference cycles.
     fn break_cycles(&mut self) {
+        for weak in std::mem::take(&mut self.excs) {
+            if let Some(exc) = weak.upgrade() {
+                let cause = exc.cause.take();
+                let context = exc.context.take();
+                drop((cause, context));
+            }
+        }
+        for weak in std::mem::take(&mut self.envs) {
+            let mut env = weak.upgrade();
+            while let Some(scope) = env {
+                if let Ok(mut vars) = scope.vars.try_borrow_mut() {
+                    let taken = std::mem::take(&mut *vars);
+                    drop(vars);
+                    drop(taken);
+                }
+                env = scope.parent.clone();
+            }
+        }
         for weak in std::mem::take(&mut self.lists) {
             if let Some(list) = weak.upgrade()
                 && let Ok(mut items) = list.items.try_borrow_mut()
@@ -478,7 +556,7 @@ impl<'p> Interp<'p, '_> {
                 Some(e) => self.eval(f, e).map(Exit::Return),
                 None => Ok(Exit::Return(Val::None)),
             },
-            StmtKind::Pass => Ok(Exit::Normal),
+            StmtKind::Pass | StmtKind::Declare(_) => Ok(Exit::Normal),
             StmtKind::Break => Ok(Exit::Break),
             StmtKind::Continue => Ok(Exit::Continue),
             StmtKind::Raise(exc, cause) => {
@@ -608,17 +686,53 @@ impl<'p> Interp<'p, '_> {
             Ok(value) => value,
             Err(signal) => return signal,
         };
-        if let Some(cause) = cause
-            && let Err(signal) = self.eval(f, cause)
-        {
-            return signal;
+        let cause = match cause.map(|c| (c.at, self.eval(f, c))) {
+            None => None,
+            Some((_, Err(signal))) => return signal,
+            Some((at, Ok(value))) => Some((value, at)),
+        };
+        let raised = match value {
+            Val::Exc(exc) => exc,
+            Val::ExcClass(class) => Rc::new(ExcObj::new(class, Vec::new())),
+            Val::Foreign(what) => return self.unsupported(&what, exc.at),
+            _ => return self.raise("TypeError", "exceptions must derive from BaseException", at),
+        };
+        if let Some((cause, cause_at)) = cause {
+            let cause = match cause {
+                Val::None => None,
+                Val::Exc(cause) => Some(cause),
+                Val::ExcClass(class) => Some(Rc::new(ExcObj::new(class, Vec::new()))),
+                Val::Foreign(what) => return self.unsupported(&what, cause_at),
+                _ => {
+                    let message = "exception causes must derive from BaseException";
+                    return self.raise("TypeError", message, at);
+                }
+            };
+            *raised.cause.borrow_mut() = cause;
+            raised.suppress_context.set(true);
+            self.excs.push(Rc::downgrade(&raised));
+            self.prune();
         }
-        match value {
-            Val::Exc(exc) => Signal::Raise(Box::new(Raised { exc, at })),
-            Val::ExcClass(class) => self.raise_with(&class, Vec::new(), at),
-            Val::Foreign(what) => self.unsupported(&what, exc.at),
-            _ => self.raise("TypeError", "exceptions must derive from BaseException", at),
+        Signal::Raise(Box::new(Raised { exc: raised, at }))
+    }
+
+    /// Sets `exc.__context__` to the exception being handled, as raising inside an
+    /// `except` block does (unless that would make the chain a loop).
+    fn chain(&mut self, exc: &Rc<ExcObj>, handled: &Rc<ExcObj>) {
+        if exc.context.borrow().is_some() {
+            return;
         }
+        let mut link = Some(handled.clone());
+        for _ in 0..MAX_VALUE_DEPTH {
+            let Some(current) = link else { break };
+            if Rc::ptr_eq(&current, exc) {
+                return;
+            }
+            link = current.context.borrow().clone();
+        }
+        *exc.context.borrow_mut() = Some(handled.clone());
+        self.excs.push(Rc::downgrade(exc));
+        self.prune();
     }
 
     fn try_statement(
@@ -656,14 +770,21 @@ impl<'p> Interp<'p, '_> {
                     continue;
                 }
             }
+            if let Some((handled, _)) = self.handling.last() {
+                let handled = handled.clone();
+                self.chain(&raised.exc, &handled);
+            }
             if let Some(name) = &handler.name {
-                f.vars.insert(name.clone(), Val::Exc(raised.exc.clone()));
+                f.set(name.clone(), Val::Exc(raised.exc.clone()));
             }
             self.handling.push((raised.exc.clone(), raised.at));
             let result = self.block(f, &handler.body);
             self.handling.pop();
+            if let Err(Signal::Raise(escaping)) = &result {
+                self.chain(&escaping.exc, &raised.exc);
+            }
             if let Some(name) = &handler.name {
-                f.vars.remove(name);
+                f.remove(name);
             }
             return result;
         }
@@ -694,7 +815,7 @@ impl<'p> Interp<'p, '_> {
     fn assign(&mut self, f: &mut Frame<'p>, target: &'p Target, value: Val, at: At) -> R<()> {
         match target {
             Target::Name(name) => {
-                f.vars.insert(name.clone(), value);
+                f.set(name.clone(), value);
                 Ok(())
             }
             Target::Subscript(obj, index, at) => {
@@ -731,7 +852,7 @@ impl<'p> Interp<'p, '_> {
                 let current = self.load(f, name, at)?;
                 let operand = self.eval(f, value)?;
                 let result = self.in_place(op, current, &operand, at)?;
-                f.vars.insert(name.clone(), result);
+                f.set(name.clone(), result);
                 Ok(())
             }
             Target::Subscript(obj, index, item_at) => {
@@ -756,7 +877,7 @@ impl<'p> Interp<'p, '_> {
     fn delete(&mut self, f: &mut Frame<'p>, target: &'p Target, at: At) -> R<()> {
         match target {
             Target::Name(name) => {
-                if f.vars.remove(name).is_none() {
+                if f.remove(name).is_none() {
                     let message = format!(
                         "cannot access local variable '{name}' where it is not associated with a value"
                     );
@@ -820,6 +941,7 @@ impl<'p> Interp<'p, '_> {
             ExprKind::Comp { kind, elt, value, clauses } => {
                 self.comprehension(f, *kind, elt, value.as_deref(), clauses, e.at)
             }
+            ExprKind::Lambda(def) => self.eval_lambda(f, def, e.at),
         }
     }
 
@@ -863,6 +985,15 @@ impl<'p> Interp<'p, '_> {
         at: At,
     ) -> R<Val> {
         let callee = self.eval(f, func)?;
+        if let Val::Builtin(builtin @ (Builtin::Any | Builtin::All | Builtin::Next)) = callee
+            && kwargs.is_empty()
+            && (args.len() == 1 || (builtin == Builtin::Next && args.len() == 2))
+            && let Some(generator) = args.first()
+            && let ExprKind::Comp { kind: CompKind::Gen, elt, clauses, .. } = &generator.kind
+        {
+            let default = args.get(1);
+            return self.consume_generator(f, builtin, generator, (elt, clauses), default, at);
+        }
         let mut values = Vec::with_capacity(args.len());
         for arg in args {
             values.push(self.eval(f, arg)?);
@@ -1011,32 +1142,10 @@ impl<'p> Interp<'p, '_> {
         // The first iterable is evaluated in the enclosing scope; the loop variables live
         // in the comprehension's own.
         let iterable = self.eval(f, &first.iter)?;
-        let mut names = BTreeSet::new();
-        for clause in clauses {
-            target_names(&clause.target, &mut names);
-        }
-        let saved: Vec<(String, Option<Val>)> = names
-            .into_iter()
-            .map(|n| {
-                let old = f.vars.remove(&n);
-                (n, old)
-            })
-            .collect();
-        let mut items = Vec::new();
-        let mut entries = Vec::new();
-        let result =
-            self.comp_loop(f, clauses, 0, &iterable, (elt, value), (&mut items, &mut entries), at);
-        for (name, old) in saved {
-            match old {
-                Some(v) => {
-                    f.vars.insert(name, v);
-                }
-                None => {
-                    f.vars.remove(&name);
-                }
-            }
-        }
-        result?;
+        let mut inner = Frame::new(None, Scope::Comprehension, Some(f.env.clone()));
+        let mut sink = Sink { items: Vec::new(), entries: Vec::new(), stop: None, found: None };
+        self.comp_loop(&mut inner, clauses, 0, &iterable, (elt, value), &mut sink, at)?;
+        let Sink { items, entries, .. } = sink;
         match kind {
             CompKind::Dict => {
                 let dict = self.new_dict(Vec::new());
@@ -1055,6 +1164,50 @@ impl<'p> Interp<'p, '_> {
         }
     }
 
+    /// `any(…)`, `all(…)` or `next(…)` of a generator expression: its items are made
+    /// only until one decides, as CPython's generator makes them on demand.
+    #[allow(clippy::too_many_arguments)]
+    fn consume_generator(
+        &mut self,
+        f: &mut Frame<'p>,
+        builtin: Builtin,
+        generator: &'p Expr,
+        (elt, clauses): (&'p Expr, &'p [super::ast::Clause]),
+        default: Option<&'p Expr>,
+        at: At,
+    ) -> R<Val> {
+        self.step(generator.at)?;
+        let Some(first) = clauses.first() else { return Ok(Val::None) };
+        let iterable = self.eval(f, &first.iter)?;
+        let default = match default {
+            Some(default) => Some(self.eval(f, default)?),
+            None => None,
+        };
+        let stop = match builtin {
+            Builtin::Any => Stop::Truthy(true),
+            Builtin::All => Stop::Truthy(false),
+            _ => Stop::First,
+        };
+        let mut inner = Frame::new(None, Scope::Comprehension, Some(f.env.clone()));
+        let mut sink =
+            Sink { items: Vec::new(), entries: Vec::new(), stop: Some(stop), found: None };
+        self.descend(generator.at)?;
+        let result =
+            self.comp_loop(&mut inner, clauses, 0, &iterable, (elt, None), &mut sink, generator.at);
+        self.ascend();
+        result?;
+        Ok(match (builtin, sink.found) {
+            (Builtin::Any, found) => Val::Bool(found.is_some()),
+            (Builtin::All, found) => Val::Bool(found.is_none()),
+            (_, Some(item)) => item,
+            (_, None) => match default {
+                Some(default) => default,
+                None => return Err(self.raise_with("StopIteration", Vec::new(), at)),
+            },
+        })
+    }
+
+    /// Runs the clauses of a comprehension from `index`; true when `sink.stop` ended it.
     #[allow(clippy::too_many_arguments)]
     fn comp_loop(
         &mut self,
@@ -1063,10 +1216,10 @@ impl<'p> Interp<'p, '_> {
         index: usize,
         iterable: &Val,
         (elt, value): (&'p Expr, Option<&'p Expr>),
-        (items, entries): (&mut Vec<Val>, &mut Vec<(Val, Val)>),
+        sink: &mut Sink,
         at: At,
-    ) -> R<()> {
-        let Some(clause) = clauses.get(index) else { return Ok(()) };
+    ) -> R<bool> {
+        let Some(clause) = clauses.get(index) else { return Ok(false) };
         let mut iter = self.iter(iterable, clause.iter.at)?;
         'items: while let Some(item) = self.next(&mut iter) {
             self.step(clause.iter.at)?;
@@ -1079,87 +1232,286 @@ impl<'p> Interp<'p, '_> {
             if let Some(next) = clauses.get(index + 1) {
                 let inner = self.eval(f, &next.iter)?;
                 self.descend(at)?;
-                let result = self.comp_loop(
-                    f,
-                    clauses,
-                    index + 1,
-                    &inner,
-                    (elt, value),
-                    (&mut *items, &mut *entries),
-                    at,
-                );
+                let result = self.comp_loop(f, clauses, index + 1, &inner, (elt, value), sink, at);
                 self.ascend();
-                result?;
+                if result? {
+                    return Ok(true);
+                }
             } else if let Some(value) = value {
                 let key = self.eval(f, elt)?;
                 let value = self.eval(f, value)?;
-                if entries.len() >= MAX_SIZE {
+                if sink.entries.len() >= MAX_SIZE {
                     return Err(self.memory_error(at));
                 }
-                entries.push((key, value));
+                sink.entries.push((key, value));
             } else {
                 let item = self.eval(f, elt)?;
-                if items.len() >= MAX_SIZE {
+                match sink.stop {
+                    Some(Stop::Truthy(want)) if item.truthy() != want => continue,
+                    Some(_) => {
+                        sink.found = Some(item);
+                        return Ok(true);
+                    }
+                    None => {}
+                }
+                if sink.items.len() >= MAX_SIZE {
                     return Err(self.memory_error(at));
                 }
-                items.push(item);
+                sink.items.push(item);
             }
         }
-        Ok(())
+        Ok(false)
     }
 
-    /// The value of a name: local, then module level, then builtin.
+    /// The value of a name: local, then the enclosing scopes of a lambda or a
+    /// comprehension, then module level, then builtin.
     fn load(&mut self, f: &Frame<'p>, name: &str, at: At) -> R<Val> {
-        if let Some(value) = f.vars.get(name) {
-            return Ok(value.clone());
+        if let Some(value) = f.get(name) {
+            return Ok(value);
         }
         if f.locals.is_some_and(|l| l.contains(name)) {
-            let message = format!(
-                "cannot access local variable '{name}' where it is not associated with a value"
-            );
-            return Err(self.raise("UnboundLocalError", message, at));
+            return Err(self.unbound_local(name, at));
+        }
+        // A comprehension is inlined in its scope (Python 3.12): a name the scope around
+        // it binds but has not yet bound is an unbound local, not a free variable.
+        let mut inlined = matches!(f.env.scope, Scope::Comprehension);
+        let mut env = f.env.parent.clone();
+        while let Some(scope) = env {
+            if let Some(value) = scope.vars.borrow().get(name) {
+                return Ok(value.clone());
+            }
+            if self.binds(&scope.scope, name) {
+                if inlined {
+                    return Err(self.unbound_local(name, at));
+                }
+                let message = format!(
+                    "cannot access free variable '{name}' where it is not associated with a \
+                     value in enclosing scope"
+                );
+                return Err(self.raise("NameError", message, at));
+            }
+            inlined &= matches!(scope.scope, Scope::Comprehension);
+            env = scope.parent.clone();
         }
         self.global(name, at)
     }
 
+    fn unbound_local(&self, name: &str, at: At) -> Signal {
+        let message = format!(
+            "cannot access local variable '{name}' where it is not associated with a value"
+        );
+        self.raise("UnboundLocalError", message, at)
+    }
+
+    /// Whether a scope binds `name` (a function's local variable).
+    fn binds(&self, scope: &Scope, name: &str) -> bool {
+        match scope {
+            Scope::Function(i) => {
+                self.program.functions.get(*i).is_some_and(|f| f.locals.contains(name))
+            }
+            _ => false,
+        }
+    }
+
+    // ----- lambdas -----
+
+    /// `lambda …: …`: its defaults evaluated now, the scope around it kept.
+    fn eval_lambda(&mut self, f: &mut Frame<'p>, def: &'p LambdaDef, at: At) -> R<Val> {
+        let mut defaults = Vec::new();
+        for default in def.params.iter().filter_map(|(_, d)| d.as_ref()) {
+            defaults.push(self.eval(f, default)?);
+        }
+        let index = match self.lambda_index.get(&at.0) {
+            Some(&index) => index,
+            None => {
+                self.lambdas.push(def);
+                self.lambda_index.insert(at.0, self.lambdas.len() - 1);
+                self.lambdas.len() - 1
+            }
+        };
+        let qualname = self.qualname(&f.env);
+        let env = match f.env.scope {
+            Scope::Module => None,
+            _ => {
+                self.envs.push(Rc::downgrade(&f.env));
+                self.prune();
+                Some(f.env.clone())
+            }
+        };
+        Ok(Val::Lambda(Rc::new(Closure { def: index, qualname, defaults, env })))
+    }
+
+    /// `__qualname__` of a lambda created in `env`: `f.<locals>.<lambda>`.
+    fn qualname(&self, env: &Rc<Env>) -> Rc<str> {
+        let mut scope = Some(env.clone());
+        while let Some(current) = scope {
+            let outer = match &current.scope {
+                Scope::Comprehension => {
+                    scope = current.parent.clone();
+                    continue;
+                }
+                Scope::Module => break,
+                Scope::Function(i) => {
+                    self.program.functions.get(*i).map_or("?", |f| f.name.as_str()).to_owned()
+                }
+                Scope::Lambda(qualname) => qualname.to_string(),
+            };
+            return Rc::from(format!("{outer}.<locals>.<lambda>").as_str());
+        }
+        Rc::from("<lambda>")
+    }
+
+    /// Calls a lambda: its body evaluated in a scope of its own inside the one it was
+    /// created in.
+    fn call_lambda(
+        &mut self,
+        closure: &Closure,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        let Some(def) = self.lambdas.get(closure.def).copied() else {
+            return Err(self.raise("NameError", "lambda not found", at));
+        };
+        let spec: Vec<(&str, bool)> =
+            def.params.iter().map(|(name, default)| (name.as_str(), default.is_some())).collect();
+        let slots = self.bind_args(&closure.qualname, &spec, args, kwargs, at)?;
+        let scope = Scope::Lambda(closure.qualname.clone());
+        let mut frame = Frame::new(None, scope, closure.env.clone());
+        let mut defaults = closure.defaults.iter();
+        for ((name, default), slot) in def.params.iter().zip(slots) {
+            let fallback = if default.is_some() { defaults.next() } else { None };
+            frame.set(name.clone(), slot.or_else(|| fallback.cloned()).unwrap_or(Val::None));
+        }
+        if self.calls >= MAX_CALL_DEPTH {
+            return Err(self.too_many_calls(at));
+        }
+        self.calls += 1;
+        let result = self.eval(&mut frame, &def.body);
+        self.calls -= 1;
+        result
+    }
+
+    /// A module-level name: its last binding, or while a module-level assignment is
+    /// evaluated, its last binding before that assignment; else a builtin.
     fn global(&mut self, name: &str, at: At) -> R<Val> {
         let program = self.program;
-        match program.globals.get(name) {
+        let now = self.now.last().copied().unwrap_or(usize::MAX);
+        let versions = program.globals.get(name).map(Vec::as_slice).unwrap_or_default();
+        let mut found = None;
+        for (_, global) in versions.iter().rev().filter(|(position, _)| *position < now) {
+            if let Some(global) = self.unguarded(global)? {
+                found = Some(global);
+                break;
+            }
+        }
+        match found {
             Some(Global::Function(i)) => Ok(Val::Function(*i)),
             Some(Global::Model(i)) => Ok(Val::Model(*i)),
             Some(Global::ToolResult) => Ok(Val::ToolResult),
             Some(Global::Client) => Ok(Val::Client),
+            Some(Global::Module(module)) => Ok(Val::Module(*module)),
+            Some(Global::Builtin(builtin)) => Ok(Val::Builtin(*builtin)),
             Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
             Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
-            Some(Global::Value(value)) => {
-                if let Some(known) = self.globals.get(name) {
-                    return Ok(known.clone());
-                }
-                let expr = match value.as_ref() {
-                    Ok(expr) => expr,
-                    Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
-                };
-                if self.resolving.iter().any(|r| r == name) {
-                    return Err(self.raise(
-                        "NameError",
-                        format!("name '{name}' is not defined"),
-                        at,
-                    ));
-                }
-                self.resolving.push(name.to_owned());
-                let result = self.eval(&mut Frame::module(), expr);
-                self.resolving.pop();
-                let known = result?;
-                self.globals.insert(name.to_owned(), known.clone());
-                Ok(known)
-            }
-            None => builtin_value(name).ok_or_else(|| {
+            Some(Global::Value(index)) => self.assigned_value(*index, name, at),
+            Some(Global::Guarded(..)) | None => builtin_value(name).ok_or_else(|| {
                 self.raise("NameError", format!("name '{name}' is not defined"), at)
             }),
         }
     }
 
+    /// A binding, if the module-level `if` branches it was made in are those taken.
+    fn unguarded(&mut self, global: &'p Global) -> R<Option<&'p Global>> {
+        let Global::Guarded(guards, inner) = global else { return Ok(Some(global)) };
+        for &(cond, branch) in guards {
+            if self.branch_taken(cond)? != branch {
+                return Ok(None);
+            }
+        }
+        Ok(Some(inner))
+    }
+
+    /// The branch module-level `if` `cond` takes, its tests evaluated on first use.
+    fn branch_taken(&mut self, cond: usize) -> R<usize> {
+        if let Some(&branch) = self.taken.get(&cond) {
+            return Ok(branch);
+        }
+        let program = self.program;
+        let Some(conditional) = program.conditionals.get(cond) else { return Ok(usize::MAX) };
+        if self.deciding.contains(&cond) {
+            return Ok(usize::MAX);
+        }
+        self.deciding.push(cond);
+        self.now.push(conditional.position);
+        let mut result = Ok(conditional.tests.len());
+        for (branch, test) in conditional.tests.iter().enumerate() {
+            let Some(test) = test else { continue };
+            match self.eval(&mut Frame::module(), test) {
+                Ok(value) if value.truthy() => {
+                    result = Ok(branch);
+                    break;
+                }
+                Ok(_) => {}
+                Err(signal) => {
+                    result = Err(signal);
+                    break;
+                }
+            }
+        }
+        self.now.pop();
+        self.deciding.pop();
+        let branch = result?;
+        self.taken.insert(cond, branch);
+        Ok(branch)
+    }
+
+    /// The value module-level assignment `index` bound to `name`, evaluating the
+    /// assignment on first use.
+    fn assigned_value(&mut self, index: usize, name: &str, at: At) -> R<Val> {
+        let program = self.program;
+        let not_defined =
+            |interp: &Self| interp.raise("NameError", format!("name '{name}' is not defined"), at);
+        if let Some(names) = self.assigned.get(&index) {
+            return names.get(name).cloned().ok_or_else(|| not_defined(self));
+        }
+        let Some(assignment) = program.assignments.get(index) else {
+            return Err(not_defined(self));
+        };
+        let expr = match &assignment.value {
+            Ok(expr) => expr,
+            Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
+        };
+        if self.resolving.contains(&index) {
+            return Err(not_defined(self));
+        }
+        self.resolving.push(index);
+        self.now.push(assignment.position);
+        let mut frame = Frame::module();
+        let result = self.eval(&mut frame, expr).and_then(|value| {
+            for target in &assignment.targets {
+                self.assign(&mut frame, target, value.clone(), expr.at)?;
+            }
+            Ok(())
+        });
+        self.resolving.pop();
+        self.now.pop();
+        result?;
+        let names = frame.env.vars.take();
+        let value = names.get(name).cloned();
+        self.assigned.insert(index, names);
+        value.ok_or_else(|| not_defined(self))
+    }
+
     // ----- calls -----
+
+    fn too_many_calls(&self, at: At) -> Signal {
+        let message = format!(
+            "more than {MAX_CALL_DEPTH} nested calls: a function that calls itself without \
+             end, or recursion deeper than Swap Lab runs"
+        );
+        self.stop(LIMIT, message, at)
+    }
 
     /// Calls a value with arguments, one nested evaluation deeper (a model whose default
     /// factory is itself recurses through here).
@@ -1185,6 +1537,7 @@ impl<'p> Interp<'p, '_> {
     ) -> R<Val> {
         match callee {
             Val::Function(index) => self.call_function(index, args, kwargs, at),
+            Val::Lambda(closure) => self.call_lambda(&closure, args, kwargs, at),
             Val::Model(index) => self.instantiate(index, &args, &kwargs, at),
             Val::ToolResult => self.tool_result(args, kwargs, at),
             Val::ExcClass(class) => self.new_exception(class, args, &kwargs, at),
@@ -1206,7 +1559,7 @@ impl<'p> Interp<'p, '_> {
             let message = format!("{class}() takes no keyword arguments");
             return Err(self.raise("TypeError", message, at));
         }
-        Ok(Val::Exc(Rc::new(ExcObj { class, args })))
+        Ok(Val::Exc(Rc::new(ExcObj::new(class, args))))
     }
 
     fn call_bound(
@@ -1536,6 +1889,24 @@ impl<'p> Interp<'p, '_> {
     }
 }
 
+/// Where a comprehension's items go.
+struct Sink {
+    items: Vec<Val>,
+    entries: Vec<(Val, Val)>,
+    /// Stop at the first item that decides (`any`, `all`, `next`), keeping it in `found`.
+    stop: Option<Stop>,
+    found: Option<Val>,
+}
+
+/// Which item ends a generator consumed by `any`, `all` or `next`.
+#[derive(Clone, Copy)]
+enum Stop {
+    /// The first whose truth is this.
+    Truthy(bool),
+    /// The first.
+    First,
+}
+
 /// The value of a literal.
 fn constant(c: &Const) -> Val {
     match c {
@@ -1544,6 +1915,7 @@ fn constant(c: &Const) -> Val {
         Const::Int(n) => Val::Int(*n),
         Const::Float(x) => Val::Float(*x),
         Const::Str(s) => Val::str(s),
+        Const::Bytes(b) => Val::Bytes(Rc::from(b.as_slice())),
     }
 }
 

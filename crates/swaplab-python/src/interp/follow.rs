@@ -58,6 +58,8 @@ impl Walk<'_> {
     fn stmt(&mut self, stmt: &Stmt) {
         match &stmt.kind {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.expr(e),
+            // `x: T` alone binds nothing and evaluates nothing at run time.
+            StmtKind::Declare(_) => {}
             StmtKind::Assign(targets, value) => {
                 targets.iter().for_each(|t| self.target(t));
                 self.expr(value);
@@ -120,7 +122,7 @@ impl Walk<'_> {
         if self.found.is_some() || self.bound.contains(name) {
             return;
         }
-        let what = match self.program.globals.get(name) {
+        let what = match self.program.globals.get(name).and_then(|v| v.last()).map(|(_, g)| g) {
             Some(Global::Function(i)) => {
                 let called = self.program.functions.get(*i).map(|f| f.name.as_str());
                 if called == Some(self.function.name.as_str()) {
@@ -194,6 +196,14 @@ impl Walk<'_> {
                     self.expr(key);
                     self.expr(value);
                 }
+            }
+            ExprKind::Lambda(lambda) => {
+                // Defaults are read where the lambda is made; its parameters are its own.
+                lambda.params.iter().filter_map(|(_, d)| d.as_ref()).for_each(|d| self.expr(d));
+                for (param, _) in &lambda.params {
+                    self.bound.insert(param.clone());
+                }
+                self.expr(&lambda.body);
             }
             ExprKind::Comp { elt, value, clauses, .. } => {
                 // The comprehension's variables are its own: bound before its parts are read.

@@ -3,7 +3,17 @@
 //!
 //! [`compile_module`] reads one file into a [`Program`]: every module-level `def` and
 //! `async def`, every pydantic `BaseModel` class (fields, defaults, `extra`), exception
-//! classes, imports and module-level `NAME = expression` constants. [`Program::call`] runs
+//! classes, imports and module-level assignments to names (`NAME = …`, `NAME: T = …`,
+//! `HOST, PORT = …`, `A = B = …`). Each assignment is evaluated on first use in a call;
+//! what it reads is what was bound before it in the file, as at import (`X = X + 1`
+//! reads the earlier `X`; a name bound only later is a `NameError`). Module-level
+//! annotations are not evaluated (as under `from __future__ import annotations`, which
+//! is accepted like any import); assignments to items or attributes are not followed.
+//! A module-level `if` whose branches only assign names is followed (its tests are
+//! evaluated when a name it binds is first read); `if __name__ == "__main__":` and `if
+//! TYPE_CHECKING:` blocks must be valid Python but never run. Any other module-level
+//! compound statement (`for`, `try`, `with`, an `if` that calls something) is outside
+//! the subset: the names it binds stop the run where they are used. [`Program::call`] runs
 //! one function with keyword arguments; what the body reaches outside itself (the CRM
 //! client imported `from hubspot_client import …`, `context.memory`) goes to a [`Host`].
 //!
@@ -11,27 +21,51 @@
 //! [`Outcome::Unsupported`] at the token, never a guess):
 //!
 //! - **Statements**: expressions, `=` (names, `d[k]`, tuple unpacking), augmented
-//!   assignment, `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
-//!   `return`, `pass`, `raise`, `try`/`except`/`else`/`finally`, `assert`, `del`.
-//! - **Expressions**: literals of every string prefix but bytes, f-strings with
+//!   assignment, annotated assignment (`x: T = v`, and `x: T`, which makes `x` local;
+//!   the annotation is checked for syntax and never evaluated, so `typing` names,
+//!   `X | None`, `Literal[…]` and `tuple[int, ...]` need no support), `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
+//!   `return`, `pass`, `raise` (`raise X from Y` and `from None` set `__cause__` and
+//!   `__suppress_context__`; an exception raised or caught while another is handled gets
+//!   it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`.
+//! - **Expressions**: literals of every string prefix (`b"…"` is `bytes`), numbers as CPython's
+//!   tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a leading
+//!   zero is its `SyntaxError`), f-strings with
 //!   conversions and format specs, names, attributes, subscripts and slices, calls with
 //!   positional and keyword arguments, `await` (transparent), `not`/`and`/`or`,
 //!   comparisons (chained, `in`, `is`), arithmetic and bitwise operators, `a if c else b`,
 //!   displays and comprehensions (a set is a list without duplicates; a generator
-//!   expression is evaluated eagerly into a list).
+//!   expression is evaluated eagerly into a list, except as the argument of `any()`,
+//!   `all()` and `next()`, which make its items only until one decides, as CPython's
+//!   lazy generator does), `lambda` (its defaults evaluated when
+//!   it is; it sees the scopes around it live, as CPython's closures do, so it can call
+//!   itself through the local it is bound to).
 //! - **Builtins**: `len str int float bool list dict tuple set sorted reversed min max sum
-//!   any all isinstance enumerate zip range print abs round repr chr ord format`, the
-//!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists),
+//!   any all isinstance enumerate zip range print abs round repr chr ord format`, `next` (of
+//!   a generator expression written in the call, with or without a default), the
+//!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists;
+//!   `strip`, `split`, `startswith` (tuples, offsets), `join`, `replace`, `partition` and
+//!   their kin take their arguments and fail with CPython's messages),
 //!   builtin exception classes with their hierarchy, pydantic models (`model_dump()`) and
 //!   Rasa's `ToolResult`.
+//! - **Bytes**: literals, `len`, `==` and ordering, `+`, `*`, `in`, indexing, slicing and
+//!   iteration, `bytes(…)`, `str.encode()` and `bytes.decode()` (and `str(b, encoding)`)
+//!   in UTF-8 (`utf-8-sig` too), ASCII and Latin-1 with the `strict`, `ignore` and
+//!   `replace` handlers and CPython's `UnicodeEncodeError`/`UnicodeDecodeError`.
+//! - **`json`** (`import json`, `from json import …`): `dumps` (`indent`, `sort_keys`,
+//!   `ensure_ascii`, `separators`, `skipkeys`, `allow_nan`, `default`) with CPython's
+//!   output and errors, `loads` of a `str` or UTF-8 `bytes` with its `JSONDecodeError`
+//!   messages (`Expecting value: line 1 column 1 (char 0)`).
 //!
 //! Values have Python's reference semantics (a list appended to through one name is
 //! changed for every name). Known differences from CPython, all deliberate: integers
 //! are 64-bit (a result beyond that stops the run rather than growing); calling an
-//! `async def` runs it at once; parameter defaults are evaluated at each call; `/` and
-//! `*` markers in a signature are ignored; `ValidationError` messages leave out
+//! `async def` runs it at once; a `def`'s parameter defaults are evaluated at each call;
+//! `/` and `*` markers in a signature are ignored; a function's `repr` has no address; `ValidationError` messages leave out
 //! pydantic's documentation link; dicts are searched linearly (each lookup costs steps
-//! in proportion to the dict's size).
+//! in proportion to the dict's size); a set is a list, so `json.dumps` writes it as an
+//! array; a `JSONDecodeError` or a `Unicode…Error` has its message (and `args`) but not
+//! the attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string, JSON
+//! bytes in UTF-16 or UTF-32, and codecs other than those above stop the run.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
@@ -44,10 +78,12 @@
 
 mod ast;
 mod builtins;
+mod codec;
 mod compile;
 mod eval;
 mod follow;
 mod format;
+mod json;
 mod ops;
 mod parse;
 mod runtime;
@@ -162,7 +198,10 @@ pub struct Program {
     lines: LineTable,
     functions: Vec<ast::Function>,
     models: Vec<ast::Model>,
-    globals: BTreeMap<String, ast::Global>,
+    /// Every binding of each module-level name, in file order.
+    globals: BTreeMap<String, ast::Versions>,
+    assignments: Vec<ast::Assignment>,
+    conditionals: Vec<ast::Conditional>,
     /// User-defined exception classes and their base class.
     exc_parents: BTreeMap<String, String>,
 }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::ast::{At, BinOp, CmpOp, UnOp};
 use super::eval::{Interp, R, Signal};
-use super::runtime::{DictObj, ExcObj, ListObj, Val, range_len};
+use super::runtime::{Builtin, DictObj, ExcObj, ListObj, StdModule, Val, range_len};
 use super::value::{repr_float, repr_str};
 use super::{MAX_SIZE, MAX_VALUE_DEPTH};
 
@@ -35,6 +35,7 @@ impl Interp<'_, '_> {
             Val::Int(_) => "int",
             Val::Float(_) => "float",
             Val::Str(_) => "str",
+            Val::Bytes(_) => "bytes",
             Val::List(_) => "list",
             Val::Tuple(_) => "tuple",
             Val::Dict(_) => "dict",
@@ -44,10 +45,11 @@ impl Interp<'_, '_> {
             Val::Context => "ToolContext",
             Val::Memory => "ProjectMemory",
             Val::Client => "CrmClient",
-            Val::Function(_) => "function",
+            Val::Function(_) | Val::Lambda(_) => "function",
             Val::Model(_) | Val::ToolResult | Val::ExcClass(_) | Val::Type(_) => "type",
             Val::Builtin(_) | Val::Bound(_) => "builtin_function_or_method",
             Val::Foreign(_) => "object",
+            Val::Module(_) => "module",
         }
         .to_owned()
     }
@@ -130,6 +132,17 @@ impl Interp<'_, '_> {
                 }
                 Ok(self.new_list(items))
             }
+            (BinOp::Add, Val::Bytes(x), Val::Bytes(y)) => {
+                if x.len() + y.len() > MAX_SIZE {
+                    return Err(self.memory_error(at));
+                }
+                self.charge(x.len() + y.len(), at)?;
+                Ok(Val::Bytes(x.iter().chain(y.iter()).copied().collect()))
+            }
+            (BinOp::Add, Val::Bytes(_), other) => {
+                let message = format!("can't concat {} to bytes", self.type_name(other));
+                Err(self.type_error(message, at))
+            }
             (BinOp::Add, Val::Tuple(x), Val::Tuple(y)) => {
                 if x.items.len() + y.items.len() > MAX_SIZE {
                     return Err(self.memory_error(at));
@@ -137,8 +150,8 @@ impl Interp<'_, '_> {
                 self.charge(x.items.len() + y.items.len(), at)?;
                 Ok(Val::tuple(x.items.iter().chain(&y.items).cloned().collect()))
             }
-            (BinOp::Mul, seq @ (Val::Str(_) | Val::List(_) | Val::Tuple(_)), n)
-            | (BinOp::Mul, n, seq @ (Val::Str(_) | Val::List(_) | Val::Tuple(_))) => {
+            (BinOp::Mul, seq @ (Val::Str(_) | Val::Bytes(_) | Val::List(_) | Val::Tuple(_)), n)
+            | (BinOp::Mul, n, seq @ (Val::Str(_) | Val::Bytes(_) | Val::List(_) | Val::Tuple(_))) => {
                 match n.as_int() {
                     Some(n) => self.repeat(seq, n, at),
                     None => Err(self.type_error(
@@ -214,6 +227,7 @@ impl Interp<'_, '_> {
         let times = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
         let len = match seq {
             Val::Str(s) => self.char_count(s, at)?,
+            Val::Bytes(b) => b.len(),
             Val::List(l) => l.items.borrow().len(),
             Val::Tuple(t) => t.items.len(),
             _ => 0,
@@ -226,6 +240,7 @@ impl Interp<'_, '_> {
         self.charge(total, at)?;
         Ok(match seq {
             Val::Str(s) => Val::str(&s.repeat(times)),
+            Val::Bytes(b) => Val::Bytes(b.repeat(times).into()),
             Val::List(l) => {
                 let items = repeat_items(&l.items.borrow(), times);
                 self.new_list(items)
@@ -424,6 +439,10 @@ impl Interp<'_, '_> {
                 self.charge(x.len().min(y.len()), at)?;
                 Ok(Some(x.cmp(y)))
             }
+            (Val::Bytes(x), Val::Bytes(y)) => {
+                self.charge(x.len().min(y.len()), at)?;
+                Ok(Some(x.cmp(y)))
+            }
             (Val::List(x), Val::List(y)) => {
                 let (xs, ys) = (x.items.borrow(), y.items.borrow());
                 self.sequence_cmp(&xs, &ys, symbol, depth, at)
@@ -474,6 +493,10 @@ impl Interp<'_, '_> {
         }
         Ok(match (a, b) {
             (Val::Str(x), Val::Str(y)) => {
+                self.charge(x.len().min(y.len()), at)?;
+                x == y
+            }
+            (Val::Bytes(x), Val::Bytes(y)) => {
                 self.charge(x.len().min(y.len()), at)?;
                 x == y
             }
@@ -544,6 +567,25 @@ impl Interp<'_, '_> {
                         "'in <string>' requires string as left operand, not {}",
                         self.type_name(other)
                     );
+                    Err(self.type_error(message, at))
+                }
+            },
+            Val::Bytes(data) => match item {
+                Val::Bytes(sub) => {
+                    self.charge(data.len().saturating_mul(sub.len().max(1)), at)?;
+                    Ok(sub.is_empty() || data.windows(sub.len()).any(|w| w == &**sub))
+                }
+                other if other.as_int().is_some() => {
+                    match u8::try_from(other.as_int().unwrap_or(-1)) {
+                        Ok(byte) => Ok(data.contains(&byte)),
+                        Err(_) => {
+                            Err(self.raise("ValueError", "byte must be in range(0, 256)", at))
+                        }
+                    }
+                }
+                other => {
+                    let message =
+                        format!("a bytes-like object is required, not '{}'", self.type_name(other));
                     Err(self.type_error(message, at))
                 }
             },
@@ -723,6 +765,13 @@ impl Interp<'_, '_> {
                 let i = self.index(key, tuple.items.len(), "tuple", at)?;
                 Ok(tuple.items.get(i).cloned().unwrap_or(Val::None))
             }
+            Val::Bytes(data) => match self.index(key, data.len(), "byte", at) {
+                Ok(i) => Ok(Val::Int(i64::from(data.get(i).copied().unwrap_or(0)))),
+                Err(Signal::Raise(raised)) if &*raised.exc.class == "IndexError" => {
+                    Err(self.raise("IndexError", "index out of range", at))
+                }
+                Err(other) => Err(other),
+            },
             Val::Str(s) => {
                 let len = self.char_count(s, at)?;
                 let i = self.index(key, len, "string", at)?;
@@ -857,6 +906,12 @@ impl Interp<'_, '_> {
                 self.charge(chosen.len(), at)?;
                 Ok(Val::tuple(chosen))
             }
+            Val::Bytes(data) => {
+                let chosen: Vec<u8> =
+                    pick(data.len()).filter_map(|i| data.get(i).copied()).collect();
+                self.charge(chosen.len(), at)?;
+                Ok(Val::Bytes(chosen.into()))
+            }
             Val::Str(s) => {
                 self.charge(s.len(), at)?;
                 let chars: Vec<char> = s.chars().collect();
@@ -913,7 +968,25 @@ impl Interp<'_, '_> {
                 let message = format!("'{}' object has no attribute '{name}'", object.class);
                 Err(self.raise("AttributeError", message, at))
             }
+            Val::Module(module) => self.module_attr(*module, name, at),
+            Val::Bytes(_) => {
+                if name == "decode" {
+                    return Ok(Val::bound(value, name));
+                }
+                if BYTES_METHODS.contains(&name) || name.starts_with("__") {
+                    return Err(self.unsupported(&format!("`bytes.{name}()`"), at));
+                }
+                let message = format!("'bytes' object has no attribute '{name}'");
+                Err(self.raise("AttributeError", message, at))
+            }
             Val::Exc(exc) if name == "args" => Ok(Val::tuple(exc.args.clone())),
+            Val::Exc(exc) if name == "__cause__" || name == "__context__" => {
+                let link = if name == "__cause__" { &exc.cause } else { &exc.context };
+                Ok(link.borrow().clone().map_or(Val::None, Val::Exc))
+            }
+            Val::Exc(exc) if name == "__suppress_context__" => {
+                Ok(Val::Bool(exc.suppress_context.get()))
+            }
             Val::Str(_) | Val::List(_) | Val::Dict(_) => {
                 let kind = self.type_name(&value);
                 if super::builtins::has_method(&kind, name) {
@@ -939,6 +1012,31 @@ impl Interp<'_, '_> {
         }
     }
 
+    /// `module.name` for the modules of the standard library the subset knows.
+    fn module_attr(&self, module: StdModule, name: &str, at: At) -> R<Val> {
+        let found = match (module, name) {
+            (StdModule::Json, "dumps") => Some(Val::Builtin(Builtin::JsonDumps)),
+            (StdModule::Json, "loads") => Some(Val::Builtin(Builtin::JsonLoads)),
+            (StdModule::Json, "decoder") => Some(Val::Module(StdModule::JsonDecoder)),
+            (StdModule::Json | StdModule::JsonDecoder, "JSONDecodeError") => {
+                Some(Val::ExcClass(Rc::from("JSONDecodeError")))
+            }
+            _ => None,
+        };
+        if let Some(found) = found {
+            return Ok(found);
+        }
+        let known = match module {
+            StdModule::Json => JSON_NAMES.contains(&name),
+            StdModule::JsonDecoder => JSON_DECODER_NAMES.contains(&name),
+        };
+        if known || name.starts_with("__") {
+            return Err(self.unsupported(&format!("`{}.{name}`", module.name()), at));
+        }
+        let message = format!("module '{}' has no attribute '{name}'", module.name());
+        Err(self.raise("AttributeError", message, at))
+    }
+
     // ----- iteration -----
 
     /// Starts iterating over `value`.
@@ -951,6 +1049,11 @@ impl Interp<'_, '_> {
                 Ok(Iter::Items(tuple.items.clone().into_iter()))
             }
             Val::Str(s) => Ok(Iter::Chars(s.clone(), 0)),
+            Val::Bytes(data) => {
+                self.charge(data.len(), at)?;
+                let items: Vec<Val> = data.iter().map(|&b| Val::Int(i64::from(b))).collect();
+                Ok(Iter::Items(items.into_iter()))
+            }
             Val::Dict(dict) => {
                 let keys: Vec<Val> = dict.entries.borrow().iter().map(|(k, _)| k.clone()).collect();
                 self.charge(keys.len(), at)?;
@@ -1087,6 +1190,11 @@ impl Interp<'_, '_> {
 
     /// `str(exc)`.
     pub(crate) fn exc_str(&mut self, exc: &ExcObj, at: At) -> R<String> {
+        if self.is_subclass(&exc.class, "UnicodeError")
+            && let Some(message) = super::codec::unicode_error_str(&exc.args)
+        {
+            return Ok(message);
+        }
         match exc.args.as_slice() {
             [] => Ok(String::new()),
             [only] if self.is_subclass(&exc.class, "KeyError") => self.repr(only, at),
@@ -1120,6 +1228,10 @@ impl Interp<'_, '_> {
             Val::Str(s) => {
                 self.charge(s.len(), at)?;
                 repr_str(s, out);
+            }
+            Val::Bytes(data) => {
+                self.charge(data.len(), at)?;
+                repr_bytes(data, out);
             }
             Val::List(list) => self.write_list(list, out, depth, seen, at)?,
             Val::Tuple(tuple) => {
@@ -1232,6 +1344,7 @@ impl Interp<'_, '_> {
                 let name = program.functions.get(*i).map_or("?", |f| f.name.as_str());
                 format!("<function {name}>")
             }
+            Val::Lambda(closure) => format!("<function {}>", closure.qualname),
             Val::Model(i) => {
                 let name = program.models.get(*i).map_or("?", |m| m.name.as_str());
                 format!("<class '{name}'>")
@@ -1242,6 +1355,7 @@ impl Interp<'_, '_> {
             Val::Builtin(builtin) => format!("<built-in function {}>", builtin.name()),
             Val::Bound(bound) => format!("<built-in method {}>", bound.name),
             Val::Foreign(what) => format!("<{what}>"),
+            Val::Module(module) => format!("<module '{}'>", module.name()),
             _ => String::new(),
         }
     }
@@ -1262,6 +1376,78 @@ impl Interp<'_, '_> {
         }
         Ok(())
     }
+}
+
+/// The other methods of `bytes`: outside the subset rather than missing.
+const BYTES_METHODS: [&str; 40] = [
+    "capitalize",
+    "center",
+    "count",
+    "endswith",
+    "expandtabs",
+    "find",
+    "fromhex",
+    "hex",
+    "index",
+    "isalnum",
+    "isalpha",
+    "isascii",
+    "isdigit",
+    "islower",
+    "isspace",
+    "istitle",
+    "isupper",
+    "join",
+    "ljust",
+    "lower",
+    "lstrip",
+    "maketrans",
+    "partition",
+    "removeprefix",
+    "removesuffix",
+    "replace",
+    "rfind",
+    "rindex",
+    "rjust",
+    "rpartition",
+    "rsplit",
+    "rstrip",
+    "split",
+    "splitlines",
+    "startswith",
+    "strip",
+    "swapcase",
+    "title",
+    "translate",
+    "upper",
+];
+
+/// The other names of the `json` module.
+const JSON_NAMES: [&str; 6] = ["dump", "load", "JSONEncoder", "JSONDecoder", "encoder", "scanner"];
+
+/// The other names of `json.decoder`.
+const JSON_DECODER_NAMES: [&str; 3] = ["JSONDecoder", "scanstring", "JSONArray"];
+
+/// Appends Python's `repr(b)`.
+fn repr_bytes(data: &[u8], out: &mut String) {
+    let quote = if data.contains(&b'\'') && !data.contains(&b'"') { '"' } else { '\'' };
+    out.push('b');
+    out.push(quote);
+    for &b in data {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            _ if char::from(b) == quote => {
+                out.push('\\');
+                out.push(quote);
+            }
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    out.push(quote);
 }
 
 /// The items repeated `times` times.
@@ -1289,12 +1475,15 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Int(x), Val::Int(y)) => x == y,
         (Val::Float(x), Val::Float(y)) => x.to_bits() == y.to_bits(),
         (Val::Str(x), Val::Str(y)) => Rc::ptr_eq(x, y) || x == y,
+        (Val::Bytes(x), Val::Bytes(y)) => Rc::ptr_eq(x, y) || x == y,
+        (Val::Module(x), Val::Module(y)) => x == y,
         (Val::List(x), Val::List(y)) => Rc::ptr_eq(x, y),
         (Val::Tuple(x), Val::Tuple(y)) => Rc::ptr_eq(x, y),
         (Val::Dict(x), Val::Dict(y)) => Rc::ptr_eq(x, y),
         (Val::Object(x), Val::Object(y)) => Rc::ptr_eq(x, y),
         (Val::Exc(x), Val::Exc(y)) => Rc::ptr_eq(x, y),
         (Val::Bound(x), Val::Bound(y)) => Rc::ptr_eq(x, y),
+        (Val::Lambda(x), Val::Lambda(y)) => Rc::ptr_eq(x, y),
         (Val::Function(x), Val::Function(y)) | (Val::Model(x), Val::Model(y)) => x == y,
         (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,
         (Val::Type(x), Val::Type(y)) => x == y,

@@ -6,12 +6,12 @@
 //! recurse without bound. What falls outside the subset is a [`Problem`] at its token.
 
 use super::ast::{
-    At, BinOp, Clause, CmpOp, CompKind, Const, Expr, ExprKind, FPart, Field, Target, UnOp,
+    At, BinOp, Clause, CmpOp, CompKind, Const, Expr, ExprKind, FPart, Field, LambdaDef, Target,
+    UnOp,
 };
 use super::{LIMIT, MAX_NESTING, UNSUPPORTED};
-use crate::Value;
 use crate::lex::{SYNTAX, TokenKind};
-use crate::literal::{decode_str, number};
+use crate::literal::{Number, decode_bytes, decode_str, read_number};
 use crate::source::Source;
 
 /// Why a piece of source cannot be compiled: where, a code and a message.
@@ -57,12 +57,38 @@ pub(crate) struct Parser<'s, 'a> {
     offset: usize,
     nesting: usize,
     path: &'s str,
+    /// Reading an annotation, which is checked but never evaluated: `...` may appear.
+    annotation: bool,
 }
 
 impl<'s, 'a> Parser<'s, 'a> {
     /// A parser over tokens `start..end` of `src`.
     pub(crate) fn new(src: &'s Source<'a>, start: usize, end: usize, path: &'s str) -> Self {
-        Parser { src, pos: start, end: end.min(src.tokens.len()), offset: 0, nesting: 0, path }
+        Parser {
+            src,
+            pos: start,
+            end: end.min(src.tokens.len()),
+            offset: 0,
+            nesting: 0,
+            path,
+            annotation: false,
+        }
+    }
+
+    /// Checks that tokens `start..end` are an annotation: an expression CPython would
+    /// compile. Only its syntax matters (it is never evaluated here), so what is
+    /// outside the subset inside it is no problem.
+    pub(crate) fn annotation(
+        src: &'s Source<'a>,
+        (start, end): (usize, usize),
+        path: &'s str,
+    ) -> PResult<()> {
+        let mut parser = Parser::new(src, start, end, path);
+        parser.annotation = true;
+        match parser.expr().and_then(|_| parser.finish()) {
+            Err(problem) if problem.code == SYNTAX => Err(problem),
+            _ => Ok(()),
+        }
     }
 
     /// Tokens `start..end` as one expression or an unparenthesized tuple.
@@ -199,7 +225,10 @@ impl<'s, 'a> Parser<'s, 'a> {
     /// operand straight back, doing the work in a separate function: the frames that
     /// every nesting level stacks stay small.
     pub(crate) fn expr(&mut self) -> PResult<Expr> {
-        if self.word("lambda") || self.word("yield") || self.op("*") || self.op("**") {
+        if self.word("lambda") {
+            return self.nested(Self::lambda);
+        }
+        if self.word("yield") || self.op("*") || self.op("**") {
             return Err(self.not_an_operand());
         }
         let body = self.or_test()?;
@@ -216,6 +245,58 @@ impl<'s, 'a> Parser<'s, 'a> {
             return unsupported(at, "unpacking with `*`");
         }
         unsupported(at, &format!("`{}`", self.src.text(self.pos)))
+    }
+
+    /// `lambda params: body`; the body is one expression.
+    fn lambda(&mut self) -> PResult<Expr> {
+        let start = self.here().0;
+        self.pos += 1;
+        let mut params: Vec<(String, Option<Expr>)> = Vec::new();
+        while !self.op(":") {
+            if self.op("/") || (self.op("*") && self.peek_op(",")) {
+                // The positional-only and keyword-only markers, ignored as in a `def`.
+                self.pos += 1;
+            } else if self.op("*") || self.op("**") {
+                return Err(unsupported(self.here(), "a `*args` or `**kwargs` parameter"));
+            } else {
+                let at = self.here();
+                let Some(name) =
+                    (self.pos < self.end).then(|| self.src.identifier(self.pos)).flatten()
+                else {
+                    return Err(syntax(at, "invalid syntax"));
+                };
+                if params.iter().any(|(p, _)| p == name) {
+                    let message = format!("duplicate argument '{name}' in function definition");
+                    return Err(syntax(at, message));
+                }
+                self.pos += 1;
+                let default = if self.op("=") {
+                    self.pos += 1;
+                    Some(self.expr()?)
+                } else {
+                    if params.iter().any(|(_, d)| d.is_some()) {
+                        let message =
+                            "parameter without a default follows parameter with a default";
+                        return Err(syntax(at, message));
+                    }
+                    None
+                };
+                params.push((name.to_owned(), default));
+            }
+            if self.op(",") {
+                self.pos += 1;
+            } else if !self.op(":") {
+                return Err(syntax(self.here(), "invalid syntax: expected ':'"));
+            }
+        }
+        self.pos += 1;
+        let body = self.expr()?;
+        let at = (start, body.at.1);
+        self.node(ExprKind::Lambda(Box::new(LambdaDef { params, body })), at)
+    }
+
+    fn peek_op(&self, op: &str) -> bool {
+        self.pos + 1 < self.end && self.src.is_op(self.pos + 1, op)
     }
 
     fn ternary(&mut self, body: Expr) -> PResult<Expr> {
@@ -455,6 +536,11 @@ impl<'s, 'a> Parser<'s, 'a> {
             TokenKind::Op if self.op("(") => self.nested(Self::parens),
             TokenKind::Op if self.op("[") => self.nested(Self::list),
             TokenKind::Op if self.op("{") => self.nested(Self::braces),
+            TokenKind::Op if self.op("...") && self.annotation => {
+                let at = self.here();
+                self.pos += 1;
+                self.node(ExprKind::Const(Const::None), at)
+            }
             _ => Err(self.bad_atom()),
         }
     }
@@ -479,7 +565,7 @@ impl<'s, 'a> Parser<'s, 'a> {
     fn bad_atom(&self) -> Box<Problem> {
         let at = self.here();
         match self.src.text(self.pos) {
-            word @ ("lambda" | "yield") => unsupported(at, &format!("`{word}`")),
+            "yield" => unsupported(at, "`yield`"),
             "..." => unsupported(at, "`...` (Ellipsis)"),
             "*" | "**" => unsupported(at, "unpacking with `*`"),
             _ => syntax(at, "invalid syntax"),
@@ -751,14 +837,24 @@ impl<'s, 'a> Parser<'s, 'a> {
         let start = self.here().0;
         let mut parts: Vec<FPart> = Vec::new();
         let mut formatted = false;
+        let mut bytes: Option<Vec<u8>> = None;
+        let mut texts = false;
         while self.pos < self.end && self.src.is_kind(self.pos, TokenKind::String) {
             let text = self.src.text(self.pos);
             let at = self.here();
             let quote = text.find(['\'', '"']).unwrap_or(0);
             let prefix = text.get(..quote).unwrap_or_default().to_ascii_lowercase();
-            if prefix.contains('b') {
-                return Err(unsupported(at, "a bytes literal"));
+            let is_bytes = prefix.contains('b');
+            if (is_bytes && texts) || (!is_bytes && bytes.is_some()) {
+                return Err(syntax(at, "cannot mix bytes and nonbytes literals"));
             }
+            if is_bytes {
+                let decoded = decode_bytes(text).map_err(|message| syntax(at, message))?;
+                bytes.get_or_insert_with(Vec::new).extend(decoded);
+                self.pos += 1;
+                continue;
+            }
+            texts = true;
             if prefix.contains('t') {
                 return Err(unsupported(at, "a template string"));
             }
@@ -774,6 +870,9 @@ impl<'s, 'a> Parser<'s, 'a> {
             self.pos += 1;
         }
         let at = (start, self.previous().1);
+        if let Some(bytes) = bytes {
+            return self.node(ExprKind::Const(Const::Bytes(bytes)), at);
+        }
         if formatted {
             return self.node(ExprKind::FString(parts), at);
         }
@@ -965,6 +1064,7 @@ impl<'s, 'a> Parser<'s, 'a> {
             offset: at.saturating_sub(1),
             nesting: self.nesting,
             path: self.path,
+            annotation: self.annotation,
         };
         let expr = parser.exprlist()?;
         parser.finish()?;
@@ -993,26 +1093,14 @@ pub(crate) fn to_target(expr: Expr) -> PResult<Target> {
 
 /// The value of a number token.
 fn number_literal(text: &str, at: At) -> PResult<Const> {
-    match number(text) {
-        Some(Value::Int(n)) => Ok(Const::Int(n)),
-        Some(Value::Float(f)) => Ok(Const::Float(f)),
-        _ => {
-            let lower = text.to_ascii_lowercase();
-            let digits = lower.trim_start_matches("0x").trim_start_matches("0o");
-            let digits = digits.trim_start_matches("0b");
-            if lower.ends_with('j') {
-                Err(unsupported(at, "a complex number"))
-            } else if !digits.is_empty()
-                && digits.chars().all(|c| c.is_ascii_hexdigit() || c == '_')
-                && !(lower.len() > 1
-                    && lower.starts_with('0')
-                    && lower.chars().all(|c| c.is_ascii_digit()))
-            {
-                Err(limit(at, "an integer beyond 64 bits is outside what Swap Lab runs"))
-            } else {
-                Err(syntax(at, "invalid decimal literal"))
-            }
+    match read_number(text) {
+        Ok(Number::Int(n)) => Ok(Const::Int(n)),
+        Ok(Number::Float(f)) => Ok(Const::Float(f)),
+        Ok(Number::Complex) => Err(unsupported(at, "a complex number")),
+        Ok(Number::BigInt) => {
+            Err(limit(at, "an integer beyond 64 bits is outside what Swap Lab runs"))
         }
+        Err(message) => Err(syntax(at, message)),
     }
 }
 
@@ -1136,6 +1224,13 @@ fn child_depth(kind: &ExprKind) -> usize {
                 .unwrap_or(0);
             of(elt).max(opt(value)).max(clause_depth)
         }
+        ExprKind::Lambda(def) => def
+            .params
+            .iter()
+            .filter_map(|(_, d)| d.as_ref().map(of))
+            .max()
+            .unwrap_or(0)
+            .max(of(&def.body)),
     }
 }
 

@@ -5,7 +5,8 @@
 //! Containers drop iteratively, so a list nested a million levels deep frees without
 //! recursion; cycles are broken when the call ends (see [`super::eval`]).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// A value during a run.
@@ -16,6 +17,7 @@ pub(crate) enum Val {
     Int(i64),
     Float(f64),
     Str(Rc<str>),
+    Bytes(Rc<[u8]>),
     List(Rc<ListObj>),
     Tuple(Rc<TupleObj>),
     Dict(Rc<DictObj>),
@@ -31,11 +33,15 @@ pub(crate) enum Val {
     /// The CRM client.
     Client,
     Function(usize),
+    /// A `lambda`, with what it closed over.
+    Lambda(Rc<Closure>),
     Model(usize),
     ToolResult,
     ExcClass(Rc<str>),
     Type(Ty),
     Builtin(Builtin),
+    /// A module of the standard library the subset knows.
+    Module(StdModule),
     /// A method looked up on a value, not called yet.
     Bound(Rc<BoundObj>),
     /// Something outside the subset (an imported module or name, a class): using it
@@ -71,6 +77,25 @@ pub(crate) struct ObjectObj {
 pub(crate) struct ExcObj {
     pub(crate) class: Rc<str>,
     pub(crate) args: Vec<Val>,
+    /// `__cause__`: set by `raise … from …`.
+    pub(crate) cause: RefCell<Option<Rc<ExcObj>>>,
+    /// `__context__`: the exception being handled when this one was raised.
+    pub(crate) context: RefCell<Option<Rc<ExcObj>>>,
+    /// `__suppress_context__`: true after `raise … from …` (`from None` included).
+    pub(crate) suppress_context: Cell<bool>,
+}
+
+impl ExcObj {
+    /// An exception of `class` with these arguments, no cause and no context.
+    pub(crate) fn new(class: Rc<str>, args: Vec<Val>) -> ExcObj {
+        ExcObj {
+            class,
+            args,
+            cause: RefCell::new(None),
+            context: RefCell::new(None),
+            suppress_context: Cell::new(false),
+        }
+    }
 }
 
 /// `receiver.name`, a method not yet called.
@@ -79,10 +104,61 @@ pub(crate) struct BoundObj {
     pub(crate) name: Rc<str>,
 }
 
+/// The variables of one scope: a call of a function or a lambda, a comprehension, or
+/// the module level. Shared (`Rc`) so that a lambda sees its enclosing scopes live, as a
+/// Python closure does.
+pub(crate) struct Env {
+    pub(crate) vars: RefCell<BTreeMap<String, Val>>,
+    pub(crate) scope: Scope,
+    /// The lexically enclosing scope, for a lambda's or a comprehension's free names.
+    pub(crate) parent: Option<Rc<Env>>,
+}
+
+/// What kind of scope an [`Env`] is.
+#[derive(Clone)]
+pub(crate) enum Scope {
+    Module,
+    /// A call of function `index` of the file.
+    Function(usize),
+    /// A call of a lambda with this `__qualname__`.
+    Lambda(Rc<str>),
+    /// A comprehension's loop variables (Python 3.12 inlines it in its scope).
+    Comprehension,
+}
+
+/// A lambda: its definition (an index into the run's table), `__qualname__`, the values
+/// of its defaults (evaluated when the lambda was), and the scope it was created in.
+pub(crate) struct Closure {
+    pub(crate) def: usize,
+    pub(crate) qualname: Rc<str>,
+    pub(crate) defaults: Vec<Val>,
+    pub(crate) env: Option<Rc<Env>>,
+}
+
 /// Frees the values on `stack` and everything only they hold, without recursion.
-fn dismantle(mut stack: Vec<Val>) {
-    while let Some(value) = stack.pop() {
+fn dismantle(stack: Vec<Val>) {
+    dismantle_all(stack, Vec::new());
+}
+
+/// Frees values and scopes, and everything only they hold, without recursion.
+fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
+    loop {
+        let Some(value) = stack.pop() else {
+            let Some(env) = envs.pop() else { break };
+            if let Some(mut env) = Rc::into_inner(env) {
+                stack.extend(env.vars.take().into_values());
+                envs.extend(env.parent.take());
+            }
+            continue;
+        };
         match value {
+            Val::Lambda(rc) => {
+                if let Some(closure) = Rc::into_inner(rc) {
+                    let (defaults, env) = closure.take();
+                    stack.extend(defaults);
+                    envs.extend(env);
+                }
+            }
             Val::List(rc) => {
                 if let Some(list) = Rc::into_inner(rc) {
                     stack.append(&mut list.items.take());
@@ -109,6 +185,8 @@ fn dismantle(mut stack: Vec<Val>) {
             Val::Exc(rc) => {
                 if let Some(mut exc) = Rc::into_inner(rc) {
                     stack.append(&mut exc.args);
+                    stack.extend(exc.cause.take().map(Val::Exc));
+                    stack.extend(exc.context.take().map(Val::Exc));
                 }
             }
             Val::Bound(rc) => {
@@ -159,9 +237,38 @@ impl Drop for ObjectObj {
 
 impl Drop for ExcObj {
     fn drop(&mut self) {
-        let args = std::mem::take(&mut self.args);
-        if !args.is_empty() {
-            dismantle(args);
+        let mut held = std::mem::take(&mut self.args);
+        held.extend(self.cause.take().map(Val::Exc));
+        held.extend(self.context.take().map(Val::Exc));
+        if !held.is_empty() {
+            dismantle(held);
+        }
+    }
+}
+
+impl Closure {
+    /// The defaults and the scope, leaving the closure empty.
+    fn take(mut self) -> (Vec<Val>, Option<Rc<Env>>) {
+        (std::mem::take(&mut self.defaults), self.env.take())
+    }
+}
+
+impl Drop for Closure {
+    fn drop(&mut self) {
+        let defaults = std::mem::take(&mut self.defaults);
+        let env = self.env.take();
+        if !defaults.is_empty() || env.is_some() {
+            dismantle_all(defaults, env.into_iter().collect());
+        }
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let vars = std::mem::take(self.vars.get_mut());
+        let parent = self.parent.take();
+        if !vars.is_empty() || parent.is_some() {
+            dismantle_all(vars.into_values().collect(), parent.into_iter().collect());
         }
     }
 }
@@ -191,7 +298,7 @@ impl Val {
 
     /// An exception of `class` with these arguments.
     pub(crate) fn exception(class: &str, args: Vec<Val>) -> Rc<ExcObj> {
-        Rc::new(ExcObj { class: Rc::from(class), args })
+        Rc::new(ExcObj::new(Rc::from(class), args))
     }
 
     /// Python's truthiness.
@@ -202,6 +309,7 @@ impl Val {
             Val::Int(n) => *n != 0,
             Val::Float(f) => *f != 0.0,
             Val::Str(s) => !s.is_empty(),
+            Val::Bytes(b) => !b.is_empty(),
             Val::List(l) => !l.items.borrow().is_empty(),
             Val::Tuple(t) => !t.items.is_empty(),
             Val::Dict(d) => !d.entries.borrow().is_empty(),
@@ -259,6 +367,7 @@ pub(crate) enum Ty {
     Dict,
     /// `set`: a list without duplicates here.
     Set,
+    Bytes,
 }
 
 impl Ty {
@@ -273,6 +382,7 @@ impl Ty {
             Ty::Tuple => "tuple",
             Ty::Dict => "dict",
             Ty::Set => "set",
+            Ty::Bytes => "bytes",
         }
     }
 }
@@ -299,6 +409,30 @@ pub(crate) enum Builtin {
     Chr,
     Ord,
     Format,
+    /// `next()`, of a generator expression only.
+    Next,
+    /// `json.dumps`.
+    JsonDumps,
+    /// `json.loads`.
+    JsonLoads,
+}
+
+/// The modules of the standard library the subset knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StdModule {
+    Json,
+    /// `json.decoder`.
+    JsonDecoder,
+}
+
+impl StdModule {
+    /// The module's name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            StdModule::Json => "json",
+            StdModule::JsonDecoder => "json.decoder",
+        }
+    }
 }
 
 impl Builtin {
@@ -324,15 +458,18 @@ impl Builtin {
             Builtin::Chr => "chr",
             Builtin::Ord => "ord",
             Builtin::Format => "format",
+            Builtin::Next => "next",
+            Builtin::JsonDumps => "dumps",
+            Builtin::JsonLoads => "loads",
         }
     }
 }
 
 /// The value of a builtin name, if the subset has it.
 pub(crate) fn builtin_value(name: &str) -> Option<Val> {
-    const TYPES: [Ty; 8] =
-        [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set];
-    const FUNCTIONS: [Builtin; 19] = [
+    const TYPES: [Ty; 9] =
+        [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set, Ty::Bytes];
+    const FUNCTIONS: [Builtin; 20] = [
         Builtin::Len,
         Builtin::Repr,
         Builtin::Sorted,
@@ -352,6 +489,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
         Builtin::Chr,
         Builtin::Ord,
         Builtin::Format,
+        Builtin::Next,
     ];
     if let Some(ty) = TYPES.iter().find(|t| t.name() == name) {
         return Some(Val::Type(*ty));
@@ -359,7 +497,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
     if let Some(function) = FUNCTIONS.iter().find(|f| f.name() == name) {
         return Some(Val::Builtin(*function));
     }
-    if is_builtin_exception(name) && name != "ValidationError" {
+    if is_builtin_exception(name) && name != "ValidationError" && name != "JSONDecodeError" {
         return Some(Val::ExcClass(Rc::from(name)));
     }
     OTHER_BUILTINS
@@ -369,7 +507,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather
 /// than as an undefined name.
-const OTHER_BUILTINS: [&str; 43] = [
+const OTHER_BUILTINS: [&str; 41] = [
     "map",
     "filter",
     "getattr",
@@ -383,7 +521,6 @@ const OTHER_BUILTINS: [&str; 43] = [
     "id",
     "hash",
     "iter",
-    "next",
     "vars",
     "dir",
     "globals",
@@ -397,7 +534,6 @@ const OTHER_BUILTINS: [&str; 43] = [
     "callable",
     "issubclass",
     "frozenset",
-    "bytes",
     "bytearray",
     "object",
     "super",
@@ -415,8 +551,9 @@ const OTHER_BUILTINS: [&str; 43] = [
     "help",
 ];
 
-/// The builtin exception classes and their bases (`ValidationError` is pydantic's).
-const EXCEPTIONS: [(&str, &str); 33] = [
+/// The builtin exception classes and their bases (`ValidationError` is pydantic's,
+/// `JSONDecodeError` is `json`'s).
+const EXCEPTIONS: [(&str, &str); 36] = [
     ("BaseException", ""),
     ("Exception", "BaseException"),
     ("KeyboardInterrupt", "BaseException"),
@@ -431,6 +568,9 @@ const EXCEPTIONS: [(&str, &str); 33] = [
     ("IndexError", "LookupError"),
     ("ValueError", "Exception"),
     ("UnicodeError", "ValueError"),
+    ("UnicodeDecodeError", "UnicodeError"),
+    ("UnicodeEncodeError", "UnicodeError"),
+    ("JSONDecodeError", "ValueError"),
     ("ValidationError", "ValueError"),
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
