@@ -3,7 +3,7 @@
 //!
 //! [`compile_module`] reads one file into a [`Program`]: every module-level `def` and
 //! `async def`, every pydantic `BaseModel` class (fields, defaults, `extra`), exception
-//! classes, imports and module-level assignments to names (`NAME = …`, `NAME: T = …`,
+//! classes (without methods), plain classes (see below), imports and module-level assignments to names (`NAME = …`, `NAME: T = …`,
 //! `HOST, PORT = …`, `A = B = …`). Each assignment is evaluated on first use in a call;
 //! what it reads is what was bound before it in the file, as at import (`X = X + 1`
 //! reads the earlier `X`; a name bound only later is a `NameError`). Module-level
@@ -47,6 +47,14 @@
 //!   their kin take their arguments and fail with CPython's messages),
 //!   builtin exception classes with their hierarchy, pydantic models (`model_dump()`) and
 //!   Rasa's `ToolResult`.
+//! - **Classes**: `class C:` or `class C(Base):` (one base, a plain class of the file)
+//!   whose body assigns names (class attributes, evaluated in order on first use in a
+//!   call) and defines methods: instances with their own attributes (`self.x = …`,
+//!   `del`, augmented), methods bound to the instance, class attributes through the
+//!   instance and the class, `super()` (and `super(C, self)`), `isinstance`,
+//!   `__init__`, `__str__` and `__repr__`. A decorated class or method, several bases,
+//!   any other special method (`__eq__`, `__len__`…) or another statement in the body
+//!   makes the class outside the subset.
 //! - **Bytes**: literals, `len`, `==` and ordering, `+`, `*`, `in`, indexing, slicing and
 //!   iteration, `bytes(…)`, `str.encode()` and `bytes.decode()` (and `str(b, encoding)`)
 //!   in UTF-8 (`utf-8-sig` too), ASCII and Latin-1 with the `strict`, `ignore` and
@@ -65,7 +73,9 @@
 //! in proportion to the dict's size); a set is a list, so `json.dumps` writes it as an
 //! array; a `JSONDecodeError` or a `Unicode…Error` has its message (and `args`) but not
 //! the attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string, JSON
-//! bytes in UTF-16 or UTF-32, and codecs other than those above stop the run.
+//! bytes in UTF-16 or UTF-32, and codecs other than those above stop the run; an
+//! instance's default `repr` is `<C object>` and a class's `<class 'C'>` (no module,
+//! no address).
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
@@ -78,6 +88,7 @@
 
 mod ast;
 mod builtins;
+mod classes;
 mod codec;
 mod compile;
 mod eval;
@@ -197,6 +208,7 @@ pub struct Program {
     lines: LineTable,
     functions: Vec<ast::Function>,
     models: Vec<ast::Model>,
+    classes: Vec<ast::ClassDef>,
     /// Every binding of each module-level name, in file order.
     globals: BTreeMap<String, ast::Versions>,
     assignments: Vec<ast::Assignment>,
@@ -224,7 +236,7 @@ impl Program {
         self.functions
             .iter()
             .enumerate()
-            .filter(|(i, f)| self.function_index(&f.name) == Some(*i))
+            .filter(|(i, f)| f.class.is_none() && self.function_index(&f.name) == Some(*i))
             .map(|(_, f)| f.name.as_str())
             .collect()
     }
@@ -253,6 +265,6 @@ impl Program {
 
     /// The function that `name` refers to at module level (the last definition wins).
     fn function_index(&self, name: &str) -> Option<usize> {
-        self.functions.iter().rposition(|f| f.name == name)
+        self.functions.iter().rposition(|f| f.class.is_none() && f.name == name)
     }
 }
