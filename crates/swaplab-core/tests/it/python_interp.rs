@@ -1166,8 +1166,8 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
             "2:35 swaplab.python.unsupported a `*args` or `**kwargs` parameter is outside the Python subset Swap Lab runs",
         ),
         (
-            "def f():\n    with open('x') as fh:\n        pass\n",
-            "2:5 swaplab.python.unsupported `with` is outside the Python subset Swap Lab runs",
+            "def f():\n    nonlocal x\n",
+            "2:5 swaplab.python.unsupported `nonlocal` is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    global X\n",
@@ -1207,7 +1207,7 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
         ),
         (
             "def f():\n    x[1:2] = 1\n    async for x in y:\n        pass\n",
-            "3:5 swaplab.python.unsupported `async def`, `async for` and `async with` inside a function is outside the Python subset Swap Lab runs",
+            "3:5 swaplab.python.unsupported `async def` and `async for` inside a function is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    import os\n",
@@ -3235,5 +3235,123 @@ fn plain_classes_run_as_cpython_runs_them() {
         assert!(run("t_rec").starts_with("? 38:16 more than 32 nested calls"));
         assert_eq!(run("t_chain"), "= 4999");
         assert!(run("t_deep_repr").starts_with("? 35:16 more than 32 nested calls"));
+    });
+}
+
+/// `with` and `async with` through `__enter__`/`__exit__` (`__aenter__`/`__aexit__`):
+/// the exception passed to `__exit__` and suppressed by a true result, several items,
+/// `return`, `break` and `continue` through the block. The module was run in the
+/// machine's python3 (3.11); `__exit__` gets `None` for the traceback where CPython
+/// passes a traceback object.
+const WITH: &str = r#"class CM:
+    def __init__(self, log, suppress=False):
+        self.log = log
+        self.suppress = suppress
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        self.log.append(("exit", exc_type.__name__ if exc_type else None, str(exc) if exc else None))
+        return self.suppress
+class ACM:
+    def __init__(self, log):
+        self.log = log
+    async def __aenter__(self):
+        self.log.append("aenter")
+        return "value"
+    async def __aexit__(self, exc_type, exc, tb):
+        self.log.append("aexit")
+class Failing:
+    def __enter__(self):
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        raise RuntimeError("exit failed")
+class Session:
+    def __init__(self):
+        self.open = False
+    def __enter__(self):
+        self.open = True
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        self.open = False
+def g():
+    log = []
+    with CM(log) as cm:
+        log.append(cm.suppress)
+    with CM(log, True):
+        raise ValueError("boom")
+    try:
+        with CM(log):
+            raise KeyError("k")
+    except KeyError as e:
+        log.append("caught " + repr(e))
+    with CM(log) as a, CM(log) as b:
+        log.append(a is not b)
+    with (CM(log) as c, CM(log, True)):
+        log.append("both")
+        {}["x"]
+    for i in range(2):
+        with CM(log):
+            if i == 0:
+                continue
+            break
+    try:
+        with 1:
+            pass
+    except TypeError as e:
+        log.append(str(e))
+    try:
+        with Failing():
+            raise ValueError("inner")
+    except RuntimeError as e:
+        log.append((str(e), repr(e.__context__)))
+    s = Session()
+    with s as opened:
+        log.append(opened.open)
+    log.append(s.open)
+    return log
+def returns():
+    log = []
+    return leave(log), log
+def leave(log):
+    with CM(log):
+        return "r"
+async def h():
+    log = []
+    async with ACM(log) as v:
+        log.append(v)
+    try:
+        async with CM(log):
+            pass
+    except TypeError as e:
+        log.append(str(e))
+    try:
+        with ACM(log):
+            pass
+    except TypeError as e:
+        log.append(str(e))
+    return log
+"#;
+
+#[test]
+fn with_statements_enter_and_exit_as_cpython_does() {
+    assert_eq!(
+        outcome_of(WITH, "g"),
+        r#"= ['enter', False, ('exit', None, None), 'enter', ('exit', 'ValueError', 'boom'), 'enter', ('exit', 'KeyError', "'k'"), "caught KeyError('k')", 'enter', 'enter', True, ('exit', None, None), ('exit', None, None), 'enter', 'enter', 'both', ('exit', 'KeyError', "'x'"), ('exit', None, None), 'enter', ('exit', None, None), 'enter', ('exit', None, None), "'int' object does not support the context manager protocol", ('exit failed', "ValueError('inner')"), True, False]"#
+    );
+    assert_eq!(outcome_of(WITH, "returns"), r#"= ('r', ['enter', ('exit', None, None)])"#);
+    assert_eq!(
+        outcome_of(WITH, "h"),
+        r#"= ['aenter', 'value', 'aexit', "'CM' object does not support the asynchronous context manager protocol", "'ACM' object does not support the context manager protocol"]"#
+    );
+    assert_eq!(
+        outcome_of("def f():\n    with open('x') as fh:\n        return fh\n", "f"),
+        "? swaplab.python.unsupported: calling the builtin `open` is outside the Python subset Swap Lab runs"
+    );
+    // Hostile: thousands of items nest past the limit instead of the native stack.
+    on_small_stack(|| {
+        let items = vec!["CM([])"; 5000].join(", ");
+        let source = format!("{WITH}\ndef many():\n    with {items}:\n        return 1\n");
+        assert!(outcome_of(&source, "many").starts_with("? swaplab.python.limit"));
     });
 }

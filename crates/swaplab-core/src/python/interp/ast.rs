@@ -212,6 +212,8 @@ pub(crate) enum StmtKind {
     Del(Vec<Target>),
     /// `name: annotation` without a value: makes `name` local, binds nothing.
     Declare(String),
+    /// `with manager as target, …:` its block, and whether it is `async with`.
+    With(Vec<(Expr, Option<Target>)>, Vec<Stmt>, bool),
 }
 
 /// `except [types [as name]]:` and its block.

@@ -1009,12 +1009,15 @@ impl Blocks<'_, '_> {
             "elif" | "else" | "except" | "finally" => {
                 Err(syntax(self.at(start, start + 1), "invalid syntax"))
             }
-            "with" | "class" | "def" | "async" | "global" | "nonlocal" => {
+            "with" => self.with_statement(li, next, line, deeper, false, out),
+            "async" if self.src.is_name(start + 1, "with") => {
+                self.with_statement(li, next, line, deeper, true, out)
+            }
+            "class" | "def" | "async" | "global" | "nonlocal" => {
                 let what = match word {
                     "class" => "a class defined inside a function",
                     "def" => "a function defined inside a function",
-                    "async" => "`async def`, `async for` and `async with` inside a function",
-                    "with" => "`with`",
+                    "async" => "`async def` and `async for` inside a function",
                     "global" => "`global`",
                     _ => "`nonlocal`",
                 };
@@ -1035,6 +1038,49 @@ impl Blocks<'_, '_> {
                 Ok(li + 1)
             }
         }
+    }
+
+    /// `with a as x, b:` (or `async with`, or the items in parentheses) and its block.
+    fn with_statement(
+        &self,
+        li: usize,
+        next: usize,
+        line: Line,
+        ctx: Ctx,
+        is_async: bool,
+        out: &mut Vec<Stmt>,
+    ) -> PResult<usize> {
+        let colon = self.colon(line)?;
+        let mut start = line.start + 1 + usize::from(is_async);
+        let mut end = colon;
+        // `with (a as x, b as y):` is the items in parentheses, not a tuple.
+        if self.src.is_op(start, "(")
+            && self.src.closing(start, end) == Some(end.saturating_sub(1))
+            && self.src.find_top(start + 1, end - 1, |i| self.src.is_name(i, "as")).is_some()
+        {
+            start += 1;
+            end -= 1;
+        }
+        if start >= end {
+            return Err(syntax(self.at(line.start, colon), "invalid syntax"));
+        }
+        let mut items = Vec::new();
+        for (s, e) in self.src.split(start, end, ",") {
+            if s >= e {
+                continue;
+            }
+            let as_at = self.src.find_top(s, e, |i| self.src.is_name(i, "as"));
+            let manager = Parser::expression(self.src, (s, as_at.unwrap_or(e)), self.path)?;
+            let target = match as_at {
+                Some(a) => Some(to_target(Parser::expression(self.src, (a + 1, e), self.path)?)?),
+                None => None,
+            };
+            items.push((manager, target));
+        }
+        let body = self.clause_body(li, next, line, ctx)?;
+        let at = self.at(line.start, colon);
+        out.push(Stmt { kind: StmtKind::With(items, body, is_async), at });
+        Ok(next)
     }
 
     fn try_statement(
@@ -1290,6 +1336,10 @@ fn collect_locals(statements: &[Stmt], out: &mut BTreeSet<String>) {
             StmtKind::While(_, body, orelse) => {
                 collect_locals(body, out);
                 collect_locals(orelse, out);
+            }
+            StmtKind::With(items, body, _) => {
+                items.iter().filter_map(|(_, t)| t.as_ref()).for_each(|t| target_names(t, out));
+                collect_locals(body, out);
             }
             StmtKind::If(branches, orelse) => {
                 branches.iter().for_each(|(_, body)| collect_locals(body, out));

@@ -603,6 +603,74 @@ impl<'p> Interp<'p, '_> {
                 }
                 Ok(Exit::Normal)
             }
+            StmtKind::With(items, body, is_async) => {
+                self.with_item(f, items, 0, body, *is_async, s.at)
+            }
+        }
+    }
+
+    /// The `index`-th item of a `with` statement, and the rest inside it: `__enter__`
+    /// (or `__aenter__`), the block, then `__exit__` with the exception that ended it,
+    /// which a true result suppresses.
+    fn with_item(
+        &mut self,
+        f: &mut Frame<'p>,
+        items: &'p [(Expr, Option<Target>)],
+        index: usize,
+        body: &'p [Stmt],
+        is_async: bool,
+        at: At,
+    ) -> R<Exit> {
+        let Some((expr, target)) = items.get(index) else { return self.block(f, body) };
+        let manager = self.eval(f, expr)?;
+        if let Val::Foreign(what) = &manager {
+            return Err(self.unsupported(&format!("`with` {what}"), expr.at));
+        }
+        let (enter, exit) =
+            if is_async { ("__aenter__", "__aexit__") } else { ("__enter__", "__exit__") };
+        let methods = (self.special_method(&manager, enter)?, self.special_method(&manager, exit)?);
+        let (Some(enter), Some(exit)) = methods else {
+            let what = if is_async { "asynchronous context manager" } else { "context manager" };
+            let message = format!(
+                "'{}' object does not support the {what} protocol",
+                self.type_name(&manager)
+            );
+            return Err(self.raise("TypeError", message, expr.at));
+        };
+        let value = self.call_value(enter, Vec::new(), Vec::new(), expr.at)?;
+        let result = match target {
+            Some(target) => self.assign(f, target, value, at),
+            None => Ok(()),
+        };
+        let result = result.and_then(|()| {
+            self.descend(at)?;
+            let inner = self.with_item(f, items, index + 1, body, is_async, at);
+            self.ascend();
+            inner
+        });
+        match result {
+            Ok(exit_kind) => {
+                let none = vec![Val::None, Val::None, Val::None];
+                self.call_value(exit, none, Vec::new(), expr.at)?;
+                Ok(exit_kind)
+            }
+            Err(Signal::Raise(raised)) => {
+                let class = Val::ExcClass(raised.exc.class.clone());
+                let args = vec![class, Val::Exc(raised.exc.clone()), Val::None];
+                self.handling.push((raised.exc.clone(), raised.at));
+                let exited = self.call_value(exit, args, Vec::new(), expr.at);
+                self.handling.pop();
+                match exited {
+                    Ok(suppress) if suppress.truthy() => Ok(Exit::Normal),
+                    Ok(_) => Err(Signal::Raise(raised)),
+                    Err(Signal::Raise(other)) => {
+                        self.chain(&other.exc, &raised.exc);
+                        Err(Signal::Raise(other))
+                    }
+                    Err(stop) => Err(stop),
+                }
+            }
+            Err(stop) => Err(stop),
         }
     }
 

@@ -26,7 +26,10 @@
 //!   `X | None`, `Literal[…]` and `tuple[int, ...]` need no support), `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
 //!   `return`, `pass`, `raise` (`raise X from Y` and `from None` set `__cause__` and
 //!   `__suppress_context__`; an exception raised or caught while another is handled gets
-//!   it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`.
+//!   it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`, `with` and
+//!   `async with` (several items, parenthesized or not) through `__enter__`/`__exit__`
+//!   (`__aenter__`/`__aexit__`) of a class of the file, `__exit__` getting the
+//!   exception (with `None` for the traceback) and suppressing it by returning true.
 //! - **Expressions**: literals of every string prefix (`b"…"` is `bytes`), numbers as CPython's
 //!   tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a leading
 //!   zero is its `SyntaxError`), f-strings with
