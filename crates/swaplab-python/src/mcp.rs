@@ -35,9 +35,9 @@ pub struct McpServerModule {
     pub server_name: Option<String>,
     /// The variable holding the `FastMCP` instance (`mcp`).
     pub instance: Option<String>,
-    /// `host=` when a literal.
+    /// `host=` when a literal, or a module-level name bound to one before.
     pub host: Option<String>,
-    /// `port=` when a literal.
+    /// `port=` when a literal, or a module-level name bound to one before.
     pub port: Option<i64>,
     /// The tools `tools/list` would publish, in registration order.
     pub tools: Vec<McpTool>,

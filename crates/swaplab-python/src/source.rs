@@ -83,6 +83,8 @@ pub(crate) struct Class {
     pub(crate) name: usize,
     pub(crate) bases: Option<(usize, usize)>,
     pub(crate) body: Body,
+    /// Whether decorators precede it (`@dataclass`).
+    pub(crate) decorated: bool,
 }
 
 /// What the module level holds, in order.
@@ -506,8 +508,10 @@ impl<'a> Source<'a> {
                     items.push(Item::Def(def));
                 }
             } else if self.is_name(line.start, "class") {
+                let decorated = !decorators.is_empty();
                 decorators.clear();
-                if let Some(class) = self.class(line, colon, body) {
+                if let Some(mut class) = self.class(line, colon, body) {
+                    class.decorated = decorated;
                     items.push(Item::Class(class));
                 }
             } else {
@@ -540,6 +544,16 @@ impl<'a> Source<'a> {
             );
         }
         items
+    }
+
+    /// The `def` or `async def` on line `li` (a method in a class body), without
+    /// decorators; reports it when it is not a valid definition.
+    pub(crate) fn def_at(&mut self, li: usize) -> Option<Def> {
+        let line = self.lines.get(li).copied()?;
+        let colon = self.header_colon(line.start, line.end);
+        let inline = colon.filter(|&c| c + 1 < line.end).map(|c| (c + 1, line.end));
+        let body = Body { inline, lines: (li + 1, self.block_end(li)) };
+        self.def(line, colon, body, Vec::new())
     }
 
     fn def(
@@ -593,7 +607,7 @@ impl<'a> Source<'a> {
             } else {
                 return None;
             };
-            Some(Class { name, bases, body })
+            Some(Class { name, bases, body, decorated: false })
         })();
         if parsed.is_none() {
             self.report(

@@ -605,8 +605,8 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
             "2:35 swaplab.python.unsupported a `*args` or `**kwargs` parameter is outside the Python subset Swap Lab runs",
         ),
         (
-            "def f():\n    with open('x') as fh:\n        pass\n",
-            "2:5 swaplab.python.unsupported `with` is outside the Python subset Swap Lab runs",
+            "def f():\n    nonlocal x\n",
+            "2:5 swaplab.python.unsupported `nonlocal` is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    global X\n",
@@ -645,8 +645,8 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
             "2:11 swaplab.python.unsupported the assignment expression `:=` is outside the Python subset Swap Lab runs",
         ),
         (
-            "def f():\n    x.y = 1\n",
-            "2:5 swaplab.python.unsupported assigning to an attribute is outside the Python subset Swap Lab runs",
+            "def f():\n    x[1:2] = 1\n    async for x in y:\n        pass\n",
+            "3:5 swaplab.python.unsupported `async def` and `async for` inside a function is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    import os\n",
@@ -2523,4 +2523,315 @@ fn generator_expressions_feed_join_any_all_sum_and_next() {
         run_body("it = [1]\nreturn next(it)")
             .starts_with("? `next()` of anything but a generator expression")
     );
+}
+
+/// Plain classes: `__init__`, methods, class attributes, instance attributes, single
+/// inheritance, `super()`, `__str__`/`__repr__`, and CPython's errors. The module was run
+/// in the machine's python3 (3.11).
+const CLASSES: &str = r#"class Base:
+    KIND = "base"
+    COUNT: int = 0
+    def __init__(self, name, tags=None):
+        self.name = name
+        self.tags = tags or []
+    def label(self):
+        return f"{self.KIND}:{self.name}"
+    def add(self, tag):
+        self.tags.append(tag)
+        return self
+class Child(Base):
+    KIND = "child"
+    def __init__(self, name):
+        super().__init__(name, ["c"])
+        self.extra = 1
+    def label(self):
+        return "<" + super().label() + ">"
+    def __str__(self):
+        return f"Child({self.name})"
+    def __repr__(self):
+        return "Child!"
+class Plain:
+    pass
+class Bad:
+    def __init__(self):
+        return 1
+def t(fn):
+    try:
+        return fn()
+    except Exception as e:
+        return repr(e)
+def f():
+    b = Base("x")
+    c = Child("y")
+    out = [b.label(), c.label(), b.add("t").tags, c.tags, c.extra, str(c), repr(c), f"{c}", [c], isinstance(c, Base), isinstance(b, Child), Base.KIND, c.KIND, Base.COUNT]
+    b.KIND = "mine"
+    out.append((b.KIND, Base.KIND))
+    Base.COUNT += 1
+    out.append((Base.COUNT, c.COUNT))
+    c.n = 5
+    c.n += 1
+    out.append(c.n)
+    m = b.label
+    out.append(m())
+    out.append(Base.label(c))
+    out.append(t(lambda: b.missing))
+    out.append(t(lambda: Base.missing))
+    out.append(t(lambda: Plain(1)))
+    out.append(t(lambda: Bad()))
+    out.append(t(lambda: b.add()))
+    out.append(t(lambda: Base()))
+    out.append(t(lambda: Base.label()))
+    del c.n
+    out.append(t(lambda: c.n))
+    out.append(b == b)
+    out.append(b == Base("x"))
+    out.append(t(lambda: len(b)))
+    out.append(bool(Plain()))
+    return out
+"#;
+
+/// Classes outside the subset, and hostile instances.
+const CLASSES_OUTSIDE: &str = r#"from dataclasses import dataclass
+LIMIT = 3
+class Config:
+    """Settings."""
+    NAME = "crm"
+    RETRIES: int = LIMIT + 1
+    URL = f"https://{NAME}.example.com"
+    PAIR = A, B = 1, 2
+    lookup = lambda self, k: k * 2
+    def describe(self):
+        return f"{self.NAME} x{self.RETRIES} at {self.URL}"
+@dataclass
+class Point:
+    x: int
+class Eq:
+    def __eq__(self, other):
+        return True
+class Multi(Config, Eq):
+    pass
+class Loop:
+    for i in range(3):
+        pass
+class Deco:
+    @staticmethod
+    def s():
+        return 1
+class MyError(Exception):
+    def __init__(self, code):
+        super().__init__(f"code {code}")
+class Node:
+    def __init__(self, value, child=None):
+        self.value = value
+        self.child = child
+    def __repr__(self):
+        return f"Node({self.value!r}, {self.child!r})"
+class Rec:
+    def __repr__(self):
+        return repr(self)
+def t_config():
+    c = Config()
+    return c.describe(), Config.PAIR, Config.A, c.lookup(4), Config.__name__, isinstance(c, Config), str(Config)
+def t_point():
+    return Point(x=1)
+def t_eq():
+    return Eq()
+def t_multi():
+    return Multi()
+def t_loop():
+    return Loop()
+def t_deco():
+    return Deco()
+def t_myerror():
+    raise MyError(5)
+def t_nodes():
+    n = Node(1, Node(2))
+    n.child.child = n
+    return n.value, n.child.value, n.child.child is n
+def t_returned():
+    return Node("a")
+def t_rec():
+    return repr(Rec())
+def t_chain():
+    n = None
+    for i in range(5000):
+        n = Node(i, n)
+    return n.value
+def t_deep_repr():
+    n = None
+    for i in range(200):
+        n = Node(i, n)
+    return repr(n)
+def t_super_outside():
+    return super()
+def t_attr_int():
+    x = 1
+    x.y = 2
+def t_attr_model():
+    f = t_config
+    f.y = 2
+"#;
+
+#[test]
+fn plain_classes_run_as_cpython_runs_them() {
+    assert_eq!(
+        outcome_of(CLASSES, "f"),
+        r#"= ['base:x', '<child:y>', ['t'], ['c'], 1, 'Child(y)', 'Child!', 'Child(y)', [Child!], True, False, 'base', 'child', 0, ('mine', 'base'), (1, 1), 6, 'mine:x', 'child:y', 'AttributeError("\'Base\' object has no attribute \'missing\'")', 'AttributeError("type object \'Base\' has no attribute \'missing\'")', "TypeError('Plain() takes no arguments')", 'TypeError("__init__() should return None, not \'int\'")', 'TypeError("Base.add() missing 1 required positional argument: \'tag\'")', 'TypeError("Base.__init__() missing 1 required positional argument: \'name\'")', 'TypeError("Base.label() missing 1 required positional argument: \'self\'")', 'AttributeError("\'Child\' object has no attribute \'n\'")', True, False, 'TypeError("object of type \'Base\' has no len()")', True]"#
+    );
+    let run = |name: &str| {
+        let program = compile_module("c.py", CLASSES_OUTSIDE);
+        match program.call(name, &[], false, &mut FakeCrm::default()) {
+            Outcome::Returned(value) => format!("= {}", value.repr()),
+            Outcome::Raised { exc_type, message, .. } => format!("! {exc_type}: {message}"),
+            Outcome::Unsupported(d) => {
+                format!("? {}:{} {}", d.span.start.line, d.span.start.column, d.message)
+            }
+        }
+    };
+    // CPython writes the module name (`<class '__main__.Config'>`).
+    assert_eq!(
+        run("t_config"),
+        "= ('crm x4 at https://crm.example.com', (1, 2), 1, 8, 'Config', True, \"<class 'Config'>\")"
+    );
+    let outside = "is outside the Python subset Swap Lab runs";
+    for (name, expected) in [
+        ("t_point", format!("? 43:12 calling the decorated class `Point` {outside}")),
+        ("t_eq", format!("? 16:9 the special method `__eq__` {outside}")),
+        ("t_multi", format!("? 47:12 calling the class `Multi` (multiple inheritance) {outside}")),
+        ("t_loop", format!("? 21:5 a `for` statement in a class body {outside}")),
+        ("t_deco", format!("? 24:5 a decorated method {outside}")),
+        ("t_myerror", format!("? 28:5 a method of the exception class `MyError` {outside}")),
+        ("t_attr_model", format!("? 79:5 assigning to an attribute of a `function` {outside}")),
+    ] {
+        assert_eq!(run(name), expected, "{name}");
+    }
+    assert_eq!(run("t_nodes"), "= (1, 2, True)");
+    assert_eq!(run("t_returned"), "= Node('a', None)");
+    assert_eq!(run("t_super_outside"), "! RuntimeError: super(): no arguments");
+    assert_eq!(run("t_attr_int"), "! AttributeError: 'int' object has no attribute 'y'");
+    // Hostile: a `__repr__` that calls itself, a long chain of instances (freed without
+    // recursion), and one printed past the call limit.
+    on_small_stack(move || {
+        assert!(run("t_rec").starts_with("? 38:16 more than 32 nested calls"));
+        assert_eq!(run("t_chain"), "= 4999");
+        assert!(run("t_deep_repr").starts_with("? 35:16 more than 32 nested calls"));
+    });
+}
+
+/// `with` and `async with` through `__enter__`/`__exit__` (`__aenter__`/`__aexit__`):
+/// the exception passed to `__exit__` and suppressed by a true result, several items,
+/// `return`, `break` and `continue` through the block. The module was run in the
+/// machine's python3 (3.11); `__exit__` gets `None` for the traceback where CPython
+/// passes a traceback object.
+const WITH: &str = r#"class CM:
+    def __init__(self, log, suppress=False):
+        self.log = log
+        self.suppress = suppress
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        self.log.append(("exit", exc_type.__name__ if exc_type else None, str(exc) if exc else None))
+        return self.suppress
+class ACM:
+    def __init__(self, log):
+        self.log = log
+    async def __aenter__(self):
+        self.log.append("aenter")
+        return "value"
+    async def __aexit__(self, exc_type, exc, tb):
+        self.log.append("aexit")
+class Failing:
+    def __enter__(self):
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        raise RuntimeError("exit failed")
+class Session:
+    def __init__(self):
+        self.open = False
+    def __enter__(self):
+        self.open = True
+        return self
+    def __exit__(self, exc_type, exc, tb):
+        self.open = False
+def g():
+    log = []
+    with CM(log) as cm:
+        log.append(cm.suppress)
+    with CM(log, True):
+        raise ValueError("boom")
+    try:
+        with CM(log):
+            raise KeyError("k")
+    except KeyError as e:
+        log.append("caught " + repr(e))
+    with CM(log) as a, CM(log) as b:
+        log.append(a is not b)
+    with (CM(log) as c, CM(log, True)):
+        log.append("both")
+        {}["x"]
+    for i in range(2):
+        with CM(log):
+            if i == 0:
+                continue
+            break
+    try:
+        with 1:
+            pass
+    except TypeError as e:
+        log.append(str(e))
+    try:
+        with Failing():
+            raise ValueError("inner")
+    except RuntimeError as e:
+        log.append((str(e), repr(e.__context__)))
+    s = Session()
+    with s as opened:
+        log.append(opened.open)
+    log.append(s.open)
+    return log
+def returns():
+    log = []
+    return leave(log), log
+def leave(log):
+    with CM(log):
+        return "r"
+async def h():
+    log = []
+    async with ACM(log) as v:
+        log.append(v)
+    try:
+        async with CM(log):
+            pass
+    except TypeError as e:
+        log.append(str(e))
+    try:
+        with ACM(log):
+            pass
+    except TypeError as e:
+        log.append(str(e))
+    return log
+"#;
+
+#[test]
+fn with_statements_enter_and_exit_as_cpython_does() {
+    assert_eq!(
+        outcome_of(WITH, "g"),
+        r#"= ['enter', False, ('exit', None, None), 'enter', ('exit', 'ValueError', 'boom'), 'enter', ('exit', 'KeyError', "'k'"), "caught KeyError('k')", 'enter', 'enter', True, ('exit', None, None), ('exit', None, None), 'enter', 'enter', 'both', ('exit', 'KeyError', "'x'"), ('exit', None, None), 'enter', ('exit', None, None), 'enter', ('exit', None, None), "'int' object does not support the context manager protocol", ('exit failed', "ValueError('inner')"), True, False]"#
+    );
+    assert_eq!(outcome_of(WITH, "returns"), r#"= ('r', ['enter', ('exit', None, None)])"#);
+    assert_eq!(
+        outcome_of(WITH, "h"),
+        r#"= ['aenter', 'value', 'aexit', "'CM' object does not support the asynchronous context manager protocol", "'ACM' object does not support the context manager protocol"]"#
+    );
+    assert_eq!(
+        outcome_of("def f():\n    with open('x') as fh:\n        return fh\n", "f"),
+        "? swaplab.python.unsupported: calling the builtin `open` is outside the Python subset Swap Lab runs"
+    );
+    // Hostile: thousands of items nest past the limit instead of the native stack.
+    on_small_stack(|| {
+        let items = vec!["CM([])"; 5000].join(", ");
+        let source = format!("{WITH}\ndef many():\n    with {items}:\n        return 1\n");
+        assert!(outcome_of(&source, "many").starts_with("? swaplab.python.limit"));
+    });
 }

@@ -176,6 +176,8 @@ pub(crate) struct Field {
 pub(crate) enum Target {
     Name(String),
     Subscript(Box<Expr>, Box<Expr>, At),
+    /// `object.name`.
+    Attr(Box<Expr>, String, At),
     Unpack(Vec<Target>, At),
 }
 
@@ -210,6 +212,8 @@ pub(crate) enum StmtKind {
     Del(Vec<Target>),
     /// `name: annotation` without a value: makes `name` local, binds nothing.
     Declare(String),
+    /// `with manager as target, …:` its block, and whether it is `async with`.
+    With(Vec<(Expr, Option<Target>)>, Vec<Stmt>, bool),
 }
 
 /// `except [types [as name]]:` and its block.
@@ -247,6 +251,8 @@ pub(crate) struct Function {
     pub(crate) body: Result<Vec<Stmt>, Diagnostic>,
     /// Every name the body binds: Python's local variables.
     pub(crate) locals: BTreeSet<String>,
+    /// The class of the file it is a method of (its name is then `Class.method`).
+    pub(crate) class: Option<usize>,
     /// From `def` to the end of the body.
     pub(crate) range: At,
 }
@@ -293,6 +299,8 @@ pub(crate) enum Global {
     /// A function of one (`from json import dumps`).
     Builtin(super::runtime::Builtin),
     ExcClass(String),
+    /// A plain class of the file (`class C:`), by its index.
+    Class(usize),
     /// A name a module-level assignment binds: the index of the assignment in
     /// [`super::Program`]'s list, evaluated on first use in each call.
     Value(usize),
@@ -324,3 +332,16 @@ pub(crate) struct Assignment {
 
 /// The bindings of a module-level name, in file order: where each is made and what it is.
 pub(crate) type Versions = Vec<(usize, Global)>;
+
+/// A plain class of the file: `class C:` or `class C(Base):` with class attributes and
+/// methods.
+#[derive(Clone, Debug)]
+pub(crate) struct ClassDef {
+    pub(crate) name: String,
+    /// The class of the file it derives from.
+    pub(crate) base: Option<usize>,
+    /// The assignments of its body, in order (their `position` is the class's).
+    pub(crate) attrs: Vec<Assignment>,
+    /// Its methods: name and function index.
+    pub(crate) methods: Vec<(String, usize)>,
+}

@@ -817,6 +817,22 @@ impl Interp<'_, '_> {
                 Ok(Val::Range(start, stop, step))
             }
             Builtin::Print => Ok(Val::None),
+            Builtin::Super => match args.as_slice() {
+                [Val::Class(class), receiver] if kwargs.is_empty() => {
+                    if let Val::Instance(instance) = receiver
+                        && self.class_derives(instance.class, *class)
+                    {
+                        return Ok(Val::Super(Rc::new(super::runtime::MethodObj {
+                            receiver: receiver.clone(),
+                            function: Val::Class(*class),
+                        })));
+                    }
+                    let message = "super(type, obj): obj must be an instance or subtype of type";
+                    Err(self.raise("TypeError", message, at))
+                }
+                [] => Err(self.raise("RuntimeError", "super(): no arguments", at)),
+                _ => Err(self.unsupported("this form of `super()`", at)),
+            },
             Builtin::Next => Err(self.unsupported(
                 "`next()` of anything but a generator expression written in the call",
                 at,
@@ -959,6 +975,9 @@ impl Interp<'_, '_> {
             }
             Val::ExcClass(class) => {
                 matches!(value, Val::Exc(e) if self.is_subclass(&e.class, class))
+            }
+            Val::Class(class) => {
+                matches!(value, Val::Instance(i) if self.class_derives(i.class, *class))
             }
             Val::Tuple(tuple) if depth < super::MAX_VALUE_DEPTH => {
                 for class in &tuple.items {

@@ -9,8 +9,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ast::{
-    Assignment, At, BinOp, Conditional, Const, Expr, ExprKind, FieldDefault, Function, Global,
-    Handler, Model, ModelField, ParamDef, ParamKind, Stmt, StmtKind, Target, Versions,
+    Assignment, At, BinOp, ClassDef, Conditional, Const, Expr, ExprKind, FieldDefault, Function,
+    Global, Handler, Model, ModelField, ParamDef, ParamKind, Stmt, StmtKind, Target, Versions,
 };
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
 use super::runtime::{Builtin, StdModule, is_builtin_exception};
@@ -70,6 +70,7 @@ struct Module<'p> {
     names: Names,
     functions: Vec<Function>,
     models: Vec<Model>,
+    classes: Vec<ClassDef>,
     globals: BTreeMap<String, Versions>,
     assignments: Vec<Assignment>,
     conditionals: Vec<Conditional>,
@@ -88,6 +89,7 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         names: Names::new(),
         functions: Vec::new(),
         models: Vec::new(),
+        classes: Vec::new(),
         globals: BTreeMap::new(),
         assignments: Vec::new(),
         conditionals: Vec::new(),
@@ -142,6 +144,7 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         lines: LineTable::new(text),
         functions: module.functions,
         models: module.models,
+        classes: module.classes,
         globals: module.globals,
         assignments: module.assignments,
         conditionals: module.conditionals,
@@ -494,8 +497,14 @@ impl Module<'_> {
             None => is_builtin_exception(b).then(|| b.clone()),
         });
         if let Some(base) = exception_base {
+            if let Some(def) = first_def(source, class) {
+                let at = source.bytes(def, def + 1);
+                let what = format!("a method of the exception class `{name}`");
+                self.poison(source, vec![name], &unsupported(at, &what));
+                return;
+            }
             if !bare_body(source, &class.body) {
-                // Its methods and attributes would be ignored: refuse rather than guess.
+                // Its attributes would be ignored: refuse rather than guess.
                 let what = format!("the exception class `{name}` with a body of its own");
                 self.bind(name, Global::Other(what));
                 return;
@@ -504,8 +513,172 @@ impl Module<'_> {
             self.bind(name.clone(), Global::ExcClass(name));
             return;
         }
-        let what = format!("the class `{name}`");
-        self.bind(name, Global::Other(what));
+        let keywords = class
+            .bases
+            .map(|parens| source.args(parens))
+            .unwrap_or_default()
+            .iter()
+            .any(|a| a.keyword.is_some() || a.stars > 0);
+        let base = match bases.as_slice() {
+            [] => Some(None),
+            [b] if b == "object" => Some(None),
+            [b] => match self.latest(b) {
+                Some(Global::Class(i)) => Some(Some(*i)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let why = if class.decorated {
+            format!("the decorated class `{name}`")
+        } else if keywords {
+            format!("the class `{name}` (a metaclass or class keyword)")
+        } else if bases.len() > 1 {
+            format!("the class `{name}` (multiple inheritance)")
+        } else {
+            format!("the class `{name}` (its base `{}`)", bases.join(", "))
+        };
+        match base {
+            Some(base) if !keywords && !class.decorated => {
+                self.plain_class(source, class, name, base);
+            }
+            _ => self.bind(name, Global::Other(why)),
+        }
+    }
+
+    /// Binds `names` to a stop: using one reports `problem`.
+    fn poison(&mut self, source: &Source<'_>, names: Vec<String>, problem: &Problem) {
+        let diagnostic = self.report(source, problem);
+        for name in names {
+            let index = self.assignments.len();
+            let target = Target::Name(name.clone());
+            let value = Err(diagnostic.clone());
+            self.assignments.push(Assignment {
+                targets: vec![target],
+                value,
+                position: self.position,
+            });
+            self.bind(name, Global::Value(index));
+        }
+    }
+
+    /// `class C:` or `class C(Base):` whose body only assigns names and defines
+    /// methods; anything else in it makes the class outside the subset.
+    fn plain_class(
+        &mut self,
+        source: &mut Source<'_>,
+        class: &Class,
+        name: String,
+        base: Option<usize>,
+    ) {
+        let index = self.classes.len();
+        let mut attrs: Vec<Assignment> = Vec::new();
+        let mut methods: Vec<(String, usize)> = Vec::new();
+        let mut problem: Option<Box<Problem>> = None;
+        let mut statements = Vec::new();
+        if let Some((s, e)) = class.body.inline {
+            source.line_statements(s, e, &mut statements);
+        }
+        let (first, end) = class.body.lines;
+        let mut li = first;
+        while li < end {
+            let Some(line) = source.lines.get(li).copied() else { break };
+            let next = source.block_end(li).min(end);
+            let at = source.bytes(line.start, line.start + 1);
+            let is_def = source.is_name(line.start, "def")
+                || (source.is_name(line.start, "async") && source.is_name(line.start + 1, "def"));
+            if source.is_op(line.start, "@") {
+                problem.get_or_insert_with(|| unsupported(at, "a decorated method"));
+            } else if is_def {
+                if let Some(def) = source.def_at(li) {
+                    let method = source.text(def.name).to_owned();
+                    if method.starts_with("__")
+                        && method.ends_with("__")
+                        && !super::classes::SPECIAL_METHODS.contains(&method.as_str())
+                    {
+                        let at = source.bytes(def.name, def.name + 1);
+                        let what = format!("the special method `{method}`");
+                        problem.get_or_insert_with(|| unsupported(at, &what));
+                    }
+                    let function =
+                        self.function(source, &def, format!("{name}.{method}"), Some(index));
+                    attrs.retain(
+                        |a| !matches!(a.targets.as_slice(), [Target::Name(n)] if *n == method),
+                    );
+                    methods.retain(|(m, _)| *m != method);
+                    methods.push((method, function));
+                }
+            } else {
+                let before = statements.len();
+                source.line_statements(line.start, line.end, &mut statements);
+                if statements.get(before).is_some_and(|s| s.header) {
+                    let word = source.text(line.start);
+                    let what = format!("a `{word}` statement in a class body");
+                    problem.get_or_insert_with(|| unsupported(at, &what));
+                }
+            }
+            li = next;
+        }
+        for stmt in statements.into_iter().filter(|s| !s.header) {
+            match self.class_statement(source, stmt) {
+                Ok(Some(assignment)) => {
+                    let mut names = BTreeSet::new();
+                    assignment.targets.iter().for_each(|t| target_names(t, &mut names));
+                    methods.retain(|(m, _)| !names.contains(m));
+                    attrs.push(assignment);
+                }
+                Ok(None) => {}
+                Err(found) => {
+                    problem.get_or_insert(found);
+                }
+            }
+        }
+        if let Some(problem) = problem {
+            self.poison(source, vec![name], &problem);
+            return;
+        }
+        self.classes.push(ClassDef { name: name.clone(), base, attrs, methods });
+        self.bind(name, Global::Class(index));
+    }
+
+    /// One statement of a class body: a class attribute, or nothing (a docstring,
+    /// `pass`, `...`, an annotation alone).
+    fn class_statement(&self, source: &Source<'_>, stmt: RawStmt) -> PResult<Option<Assignment>> {
+        let (s, e) = (stmt.start, stmt.end);
+        let alone = e == s + 1;
+        if (alone && (source.is_name(s, "pass") || source.is_op(s, "...")))
+            || crate::literal::string_literal(source, s, e).is_some()
+        {
+            return Ok(None);
+        }
+        let parts = source.split_assignment(s, e);
+        let Some((&value, ranges)) = parts.split_last().filter(|(_, t)| !t.is_empty()) else {
+            if let Some(colon) = source.header_colon(s, e) {
+                Parser::annotation(source, (colon + 1, e), self.path)?;
+                Parser::expression(source, (s, colon), self.path).and_then(to_target)?;
+                return Ok(None);
+            }
+            let what = "a statement other than an assignment in a class body";
+            return Err(unsupported(source.bytes(s, e), what));
+        };
+        let mut targets = Vec::new();
+        for &(ts, te) in ranges {
+            let colon = source.find_top(ts, te, |i| source.is_op(i, ":"));
+            if let Some(colon) = colon {
+                Parser::annotation(source, (colon + 1, te), self.path)?;
+            }
+            let target = match colon {
+                Some(colon) => Parser::expression(source, (ts, colon), self.path)?,
+                None => Parser::expression_list(source, (ts, te), self.path)?,
+            };
+            let target = to_target(target)?;
+            if !binds_names_only(&target) {
+                let what = "assigning to an item or attribute in a class body";
+                return Err(unsupported(source.bytes(ts, te), what));
+            }
+            targets.push(target);
+        }
+        let value = Parser::expression_list(source, value, self.path)?;
+        Ok(Some(Assignment { targets, value: Ok(value), position: self.position }))
     }
 
     fn model(
@@ -640,6 +813,18 @@ impl Module<'_> {
 
     fn def(&mut self, source: &mut Source<'_>, def: &Def) {
         let name = source.text(def.name).to_owned();
+        let index = self.function(source, def, name.clone(), None);
+        self.bind(name, Global::Function(index));
+    }
+
+    /// Compiles a function (a method of class `class`), returning its index.
+    fn function(
+        &mut self,
+        source: &mut Source<'_>,
+        def: &Def,
+        name: String,
+        class: Option<usize>,
+    ) -> usize {
         let raw = source.params(def.parens);
         let mut problem: Option<Box<Problem>> = None;
         let mut params = Vec::new();
@@ -683,8 +868,8 @@ impl Module<'_> {
         }
         let (_, body_end) = source.body_tokens(&Body { ..def.body });
         let range = source.bytes(keyword, body_end.max(def.name + 1));
-        self.functions.push(Function { name: name.clone(), params, body, locals, range });
-        self.bind(name, Global::Function(self.functions.len() - 1));
+        self.functions.push(Function { name, params, body, locals, class, range });
+        self.functions.len() - 1
     }
 }
 
@@ -850,12 +1035,15 @@ impl Blocks<'_, '_> {
             "elif" | "else" | "except" | "finally" => {
                 Err(syntax(self.at(start, start + 1), "invalid syntax"))
             }
-            "with" | "class" | "def" | "async" | "global" | "nonlocal" => {
+            "with" => self.with_statement(li, next, line, deeper, false, out),
+            "async" if self.src.is_name(start + 1, "with") => {
+                self.with_statement(li, next, line, deeper, true, out)
+            }
+            "class" | "def" | "async" | "global" | "nonlocal" => {
                 let what = match word {
                     "class" => "a class defined inside a function",
                     "def" => "a function defined inside a function",
-                    "async" => "`async def`, `async for` and `async with` inside a function",
-                    "with" => "`with`",
+                    "async" => "`async def` and `async for` inside a function",
                     "global" => "`global`",
                     _ => "`nonlocal`",
                 };
@@ -876,6 +1064,49 @@ impl Blocks<'_, '_> {
                 Ok(li + 1)
             }
         }
+    }
+
+    /// `with a as x, b:` (or `async with`, or the items in parentheses) and its block.
+    fn with_statement(
+        &self,
+        li: usize,
+        next: usize,
+        line: Line,
+        ctx: Ctx,
+        is_async: bool,
+        out: &mut Vec<Stmt>,
+    ) -> PResult<usize> {
+        let colon = self.colon(line)?;
+        let mut start = line.start + 1 + usize::from(is_async);
+        let mut end = colon;
+        // `with (a as x, b as y):` is the items in parentheses, not a tuple.
+        if self.src.is_op(start, "(")
+            && self.src.closing(start, end) == Some(end.saturating_sub(1))
+            && self.src.find_top(start + 1, end - 1, |i| self.src.is_name(i, "as")).is_some()
+        {
+            start += 1;
+            end -= 1;
+        }
+        if start >= end {
+            return Err(syntax(self.at(line.start, colon), "invalid syntax"));
+        }
+        let mut items = Vec::new();
+        for (s, e) in self.src.split(start, end, ",") {
+            if s >= e {
+                continue;
+            }
+            let as_at = self.src.find_top(s, e, |i| self.src.is_name(i, "as"));
+            let manager = Parser::expression(self.src, (s, as_at.unwrap_or(e)), self.path)?;
+            let target = match as_at {
+                Some(a) => Some(to_target(Parser::expression(self.src, (a + 1, e), self.path)?)?),
+                None => None,
+            };
+            items.push((manager, target));
+        }
+        let body = self.clause_body(li, next, line, ctx)?;
+        let at = self.at(line.start, colon);
+        out.push(Stmt { kind: StmtKind::With(items, body, is_async), at });
+        Ok(next)
     }
 
     fn try_statement(
@@ -1132,6 +1363,10 @@ fn collect_locals(statements: &[Stmt], out: &mut BTreeSet<String>) {
                 collect_locals(body, out);
                 collect_locals(orelse, out);
             }
+            StmtKind::With(items, body, _) => {
+                items.iter().filter_map(|(_, t)| t.as_ref()).for_each(|t| target_names(t, out));
+                collect_locals(body, out);
+            }
             StmtKind::If(branches, orelse) => {
                 branches.iter().for_each(|(_, body)| collect_locals(body, out));
                 collect_locals(orelse, out);
@@ -1157,7 +1392,7 @@ pub(crate) fn target_names(target: &Target, out: &mut BTreeSet<String>) {
             out.insert(name.clone());
         }
         Target::Unpack(items, _) => items.iter().for_each(|t| target_names(t, out)),
-        Target::Subscript(..) => {}
+        Target::Subscript(..) | Target::Attr(..) => {}
     }
 }
 
@@ -1167,7 +1402,7 @@ fn binds_names_only(target: &Target) -> bool {
     while let Some(target) = stack.pop() {
         match target {
             Target::Name(_) => {}
-            Target::Subscript(..) => return false,
+            Target::Subscript(..) | Target::Attr(..) => return false,
             Target::Unpack(items, _) => stack.extend(items),
         }
     }
@@ -1288,4 +1523,13 @@ impl<T> SyntaxOnly for PResult<T> {
             _ => Ok(()),
         }
     }
+}
+
+/// The `def` token of the first method in a class body, if it has one.
+fn first_def(source: &Source<'_>, class: &Class) -> Option<usize> {
+    (class.body.lines.0..class.body.lines.1)
+        .filter_map(|li| source.lines.get(li))
+        .filter(|line| line.depth == 1)
+        .map(|line| line.start + usize::from(source.is_name(line.start, "async")))
+        .find(|&start| source.is_name(start, "def"))
 }

@@ -16,7 +16,7 @@ use super::ast::{
     Stmt, StmtKind, Target,
 };
 use super::runtime::{
-    Builtin, Closure, DictObj, Env, ExcObj, ListObj, ObjectObj, Scope, Val,
+    Builtin, Closure, DictObj, Env, ExcObj, InstanceObj, ListObj, ObjectObj, Scope, Val,
     builtin_exception_parent, builtin_value,
 };
 use super::{
@@ -101,7 +101,12 @@ pub(crate) struct Interp<'p, 'h> {
     resolving: Vec<usize>,
     /// Where in the module the module-level code being evaluated stands, innermost last:
     /// a name read meanwhile is the binding made before, as when the module is imported.
-    now: Vec<usize>,
+    pub(crate) now: Vec<usize>,
+    /// The class attributes of the classes used in this run, and those being evaluated.
+    pub(crate) class_attrs: super::classes::ClassAttrs,
+    pub(crate) defining: Vec<usize>,
+    /// Instances of the file's classes: their attributes can hold them.
+    pub(crate) instances: Vec<Weak<InstanceObj>>,
     /// The branch each module-level `if` took in this run.
     taken: BTreeMap<usize, usize>,
     deciding: Vec<usize>,
@@ -137,6 +142,9 @@ pub(crate) fn run(
         assigned: BTreeMap::new(),
         resolving: Vec::new(),
         now: Vec::new(),
+        class_attrs: BTreeMap::new(),
+        defining: Vec::new(),
+        instances: Vec::new(),
         taken: BTreeMap::new(),
         deciding: Vec::new(),
         lists: Vec::new(),
@@ -464,13 +472,23 @@ impl<'p> Interp<'p, '_> {
         Val::Dict(dict)
     }
 
-    fn prune(&mut self) {
-        if self.lists.len() + self.dicts.len() + self.envs.len() + self.excs.len() > self.prune_at {
+    pub(crate) fn prune(&mut self) {
+        let tracked = self.lists.len()
+            + self.dicts.len()
+            + self.envs.len()
+            + self.excs.len()
+            + self.instances.len();
+        if tracked > self.prune_at {
             self.lists.retain(|w| w.strong_count() > 0);
             self.dicts.retain(|w| w.strong_count() > 0);
             self.envs.retain(|w| w.strong_count() > 0);
             self.excs.retain(|w| w.strong_count() > 0);
-            let tracked = self.lists.len() + self.dicts.len() + self.envs.len() + self.excs.len();
+            self.instances.retain(|w| w.strong_count() > 0);
+            let tracked = self.lists.len()
+                + self.dicts.len()
+                + self.envs.len()
+                + self.excs.len()
+                + self.instances.len();
             self.prune_at = tracked * 2 + 1024;
         }
     }
@@ -478,6 +496,17 @@ impl<'p> Interp<'p, '_> {
     /// Empties every list and dict still alive, and every scope a lambda closed over (with
     /// the scopes around it), breaking reference cycles.
     fn break_cycles(&mut self) {
+        for weak in std::mem::take(&mut self.instances) {
+            if let Some(instance) = weak.upgrade()
+                && let Ok(mut attrs) = instance.attrs.try_borrow_mut()
+            {
+                let taken = std::mem::take(&mut *attrs);
+                drop(attrs);
+                drop(taken);
+            }
+        }
+        let class_attrs = std::mem::take(&mut self.class_attrs);
+        drop(class_attrs);
         for weak in std::mem::take(&mut self.excs) {
             if let Some(exc) = weak.upgrade() {
                 let cause = exc.cause.take();
@@ -574,6 +603,74 @@ impl<'p> Interp<'p, '_> {
                 }
                 Ok(Exit::Normal)
             }
+            StmtKind::With(items, body, is_async) => {
+                self.with_item(f, items, 0, body, *is_async, s.at)
+            }
+        }
+    }
+
+    /// The `index`-th item of a `with` statement, and the rest inside it: `__enter__`
+    /// (or `__aenter__`), the block, then `__exit__` with the exception that ended it,
+    /// which a true result suppresses.
+    fn with_item(
+        &mut self,
+        f: &mut Frame<'p>,
+        items: &'p [(Expr, Option<Target>)],
+        index: usize,
+        body: &'p [Stmt],
+        is_async: bool,
+        at: At,
+    ) -> R<Exit> {
+        let Some((expr, target)) = items.get(index) else { return self.block(f, body) };
+        let manager = self.eval(f, expr)?;
+        if let Val::Foreign(what) = &manager {
+            return Err(self.unsupported(&format!("`with` {what}"), expr.at));
+        }
+        let (enter, exit) =
+            if is_async { ("__aenter__", "__aexit__") } else { ("__enter__", "__exit__") };
+        let methods = (self.special_method(&manager, enter)?, self.special_method(&manager, exit)?);
+        let (Some(enter), Some(exit)) = methods else {
+            let what = if is_async { "asynchronous context manager" } else { "context manager" };
+            let message = format!(
+                "'{}' object does not support the {what} protocol",
+                self.type_name(&manager)
+            );
+            return Err(self.raise("TypeError", message, expr.at));
+        };
+        let value = self.call_value(enter, Vec::new(), Vec::new(), expr.at)?;
+        let result = match target {
+            Some(target) => self.assign(f, target, value, at),
+            None => Ok(()),
+        };
+        let result = result.and_then(|()| {
+            self.descend(at)?;
+            let inner = self.with_item(f, items, index + 1, body, is_async, at);
+            self.ascend();
+            inner
+        });
+        match result {
+            Ok(exit_kind) => {
+                let none = vec![Val::None, Val::None, Val::None];
+                self.call_value(exit, none, Vec::new(), expr.at)?;
+                Ok(exit_kind)
+            }
+            Err(Signal::Raise(raised)) => {
+                let class = Val::ExcClass(raised.exc.class.clone());
+                let args = vec![class, Val::Exc(raised.exc.clone()), Val::None];
+                self.handling.push((raised.exc.clone(), raised.at));
+                let exited = self.call_value(exit, args, Vec::new(), expr.at);
+                self.handling.pop();
+                match exited {
+                    Ok(suppress) if suppress.truthy() => Ok(Exit::Normal),
+                    Ok(_) => Err(Signal::Raise(raised)),
+                    Err(Signal::Raise(other)) => {
+                        self.chain(&other.exc, &raised.exc);
+                        Err(Signal::Raise(other))
+                    }
+                    Err(stop) => Err(stop),
+                }
+            }
+            Err(stop) => Err(stop),
         }
     }
 
@@ -812,7 +909,13 @@ impl<'p> Interp<'p, '_> {
         }
     }
 
-    fn assign(&mut self, f: &mut Frame<'p>, target: &'p Target, value: Val, at: At) -> R<()> {
+    pub(crate) fn assign(
+        &mut self,
+        f: &mut Frame<'p>,
+        target: &'p Target,
+        value: Val,
+        at: At,
+    ) -> R<()> {
         match target {
             Target::Name(name) => {
                 f.set(name.clone(), value);
@@ -825,6 +928,10 @@ impl<'p> Interp<'p, '_> {
                 }
                 let key = self.eval(f, index)?;
                 self.set_item(&container, key, value, *at)
+            }
+            Target::Attr(obj, name, at) => {
+                let object = self.eval(f, obj)?;
+                self.set_attr(&object, name, value, *at)
             }
             Target::Unpack(targets, unpack_at) => {
                 let values = self.unpack(&value, targets.len(), *unpack_at)?;
@@ -866,6 +973,13 @@ impl<'p> Interp<'p, '_> {
                 let result = self.in_place(op, current, &operand, at)?;
                 self.set_item(&container, key, result, *item_at)
             }
+            Target::Attr(obj, name, attr_at) => {
+                let object = self.eval(f, obj)?;
+                let current = self.get_attr(object.clone(), name, *attr_at)?;
+                let operand = self.eval(f, value)?;
+                let result = self.in_place(op, current, &operand, at)?;
+                self.set_attr(&object, name, result, *attr_at)
+            }
             Target::Unpack(_, unpack_at) => Err(self.raise(
                 "SyntaxError",
                 "illegal expression for augmented assignment",
@@ -892,6 +1006,10 @@ impl<'p> Interp<'p, '_> {
                 }
                 let key = self.eval(f, index)?;
                 self.del_item(&container, &key, *item_at)
+            }
+            Target::Attr(obj, name, attr_at) => {
+                let object = self.eval(f, obj)?;
+                self.del_attr(&object, name, *attr_at)
             }
             Target::Unpack(targets, _) => {
                 for target in targets {
@@ -985,6 +1103,12 @@ impl<'p> Interp<'p, '_> {
         at: At,
     ) -> R<Val> {
         let callee = self.eval(f, func)?;
+        if let Val::Builtin(Builtin::Super) = callee
+            && args.is_empty()
+            && kwargs.is_empty()
+        {
+            return self.zero_arg_super(f, at);
+        }
         if let Val::Builtin(builtin @ (Builtin::Any | Builtin::All | Builtin::Next)) = callee
             && kwargs.is_empty()
             && (args.len() == 1 || (builtin == Builtin::Next && args.len() == 2))
@@ -1411,6 +1535,7 @@ impl<'p> Interp<'p, '_> {
             Some(Global::ToolResult) => Ok(Val::ToolResult),
             Some(Global::Client) => Ok(Val::Client),
             Some(Global::Module(module)) => Ok(Val::Module(*module)),
+            Some(Global::Class(class)) => Ok(Val::Class(*class)),
             Some(Global::Builtin(builtin)) => Ok(Val::Builtin(*builtin)),
             Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
             Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
@@ -1538,6 +1663,13 @@ impl<'p> Interp<'p, '_> {
         match callee {
             Val::Function(index) => self.call_function(index, args, kwargs, at),
             Val::Lambda(closure) => self.call_lambda(&closure, args, kwargs, at),
+            Val::Class(class) => self.instantiate_class(class, args, kwargs, at),
+            Val::Method(method) => {
+                let mut all = Vec::with_capacity(args.len() + 1);
+                all.push(method.receiver.clone());
+                all.extend(args);
+                self.call_value(method.function.clone(), all, kwargs, at)
+            }
             Val::Model(index) => self.instantiate(index, &args, &kwargs, at),
             Val::ToolResult => self.tool_result(args, kwargs, at),
             Val::ExcClass(class) => self.new_exception(class, args, &kwargs, at),

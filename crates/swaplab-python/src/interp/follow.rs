@@ -60,6 +60,13 @@ impl Walk<'_> {
             StmtKind::Expr(e) | StmtKind::Return(Some(e)) => self.expr(e),
             // `x: T` alone binds nothing and evaluates nothing at run time.
             StmtKind::Declare(_) => {}
+            StmtKind::With(items, body, _) => {
+                for (context, target) in items {
+                    self.expr(context);
+                    target.iter().for_each(|t| self.target(t));
+                }
+                self.block(body);
+            }
             StmtKind::Assign(targets, value) => {
                 targets.iter().for_each(|t| self.target(t));
                 self.expr(value);
@@ -115,6 +122,7 @@ impl Walk<'_> {
                 self.expr(index);
             }
             Target::Unpack(items, _) => items.iter().for_each(|t| self.target(t)),
+            Target::Attr(object, _, _) => self.expr(object),
         }
     }
 

@@ -2,82 +2,99 @@
 //! can *run* a scanned tool body against a mock CRM and project memory.
 //!
 //! [`compile_module`] reads one file into a [`Program`]: every module-level `def` and
-//! `async def`, every pydantic `BaseModel` class (fields, defaults, `extra`), exception
-//! classes, imports and module-level assignments to names (`NAME = …`, `NAME: T = …`,
-//! `HOST, PORT = …`, `A = B = …`). Each assignment is evaluated on first use in a call;
-//! what it reads is what was bound before it in the file, as at import (`X = X + 1`
-//! reads the earlier `X`; a name bound only later is a `NameError`). Module-level
-//! annotations are not evaluated (as under `from __future__ import annotations`, which
-//! is accepted like any import); assignments to items or attributes are not followed.
-//! A module-level `if` whose branches only assign names is followed (its tests are
-//! evaluated when a name it binds is first read); `if __name__ == "__main__":` and `if
-//! TYPE_CHECKING:` blocks must be valid Python but never run. Any other module-level
-//! compound statement (`for`, `try`, `with`, an `if` that calls something) is outside
-//! the subset: the names it binds stop the run where they are used. [`Program::call`] runs
-//! one function with keyword arguments; what the body reaches outside itself (the CRM
-//! client imported `from hubspot_client import …`, `context.memory`) goes to a [`Host`].
+//! `async def`, pydantic `BaseModel` classes (fields, defaults, `extra`), exception
+//! classes (without methods), plain classes, imports and module-level assignments.
+//! [`Program::call`] runs one function with keyword arguments; what the body reaches
+//! outside itself (the CRM client imported `from hubspot_client import …`,
+//! `context.memory`) goes to a [`Host`].
 //!
 //! The subset (Python 3.12 semantics; anything else stops the run with
 //! [`Outcome::Unsupported`] at the token, never a guess):
 //!
-//! - **Statements**: expressions, `=` (names, `d[k]`, tuple unpacking), augmented
-//!   assignment, annotated assignment (`x: T = v`, and `x: T`, which makes `x` local;
-//!   the annotation is checked for syntax and never evaluated, so `typing` names,
-//!   `X | None`, `Literal[…]` and `tuple[int, ...]` need no support), `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
+//! - **Module level**: imports (`from __future__ import annotations` and `typing` names
+//!   too), assignments to names (`NAME = …`, `NAME: T = …`, `HOST, PORT = …`,
+//!   `A = B = …`), each evaluated on first use in a call and reading what was bound
+//!   before it in the file, as at import (`X = X + 1` reads the earlier `X`; a name bound
+//!   only later is a `NameError`); assignments to items or attributes are not followed.
+//!   An `if` whose branches only assign names is followed (its tests are evaluated when
+//!   a name it binds is first read); `if __name__ == "__main__":` and `if TYPE_CHECKING:`
+//!   blocks must be valid Python but never run. Any other compound statement (`for`,
+//!   `try`, `with`, an `if` that calls something) is outside the subset: the names it
+//!   binds stop the run where they are used.
+//! - **Statements**: expressions, `=` (names, `d[k]`, `obj.attr`, tuple unpacking),
+//!   augmented assignment, annotated assignment (`x: T = v`, and `x: T`, which makes
+//!   `x` local; annotations are checked for syntax and never evaluated, at module level
+//!   too, so `typing` names, `X | None`, `Literal[…]` and `tuple[int, ...]` need no
+//!   support), `if`/`elif`/`else`, `for`/`while` with `break`, `continue` and `else`,
 //!   `return`, `pass`, `raise` (`raise X from Y` and `from None` set `__cause__` and
-//!   `__suppress_context__`; an exception raised or caught while another is handled gets
-//!   it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`.
-//! - **Expressions**: literals of every string prefix (`b"…"` is `bytes`), numbers as CPython's
-//!   tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a leading
-//!   zero is its `SyntaxError`), f-strings with
-//!   conversions and format specs, names, attributes, subscripts and slices, calls with
-//!   positional and keyword arguments, `await` (transparent), `not`/`and`/`or`,
-//!   comparisons (chained, `in`, `is`), arithmetic and bitwise operators, `a if c else b`,
-//!   displays and comprehensions (a set is a list without duplicates; a generator
-//!   expression is evaluated eagerly into a list, except as the argument of `any()`,
-//!   `all()` and `next()`, which make its items only until one decides, as CPython's
-//!   lazy generator does), `lambda` (its defaults evaluated when
-//!   it is; it sees the scopes around it live, as CPython's closures do, so it can call
-//!   itself through the local it is bound to).
-//! - **Builtins**: `len str int float bool list dict tuple set sorted reversed min max sum
-//!   any all isinstance enumerate zip range print abs round repr chr ord format`, `next` (of
-//!   a generator expression written in the call, with or without a default), the
-//!   common methods of `str`, `list` and `dict` (`dict.items()` and friends return lists;
-//!   `strip`, `split`, `startswith` (tuples, offsets), `join`, `replace`, `partition` and
-//!   their kin take their arguments and fail with CPython's messages),
-//!   builtin exception classes with their hierarchy, pydantic models (`model_dump()`) and
-//!   Rasa's `ToolResult`.
-//! - **Bytes**: literals, `len`, `==` and ordering, `+`, `*`, `in`, indexing, slicing and
-//!   iteration, `bytes(…)`, `str.encode()` and `bytes.decode()` (and `str(b, encoding)`)
-//!   in UTF-8 (`utf-8-sig` too), ASCII and Latin-1 with the `strict`, `ignore` and
+//!   `__suppress_context__`; an exception raised or caught while another is handled
+//!   gets it as `__context__`), `try`/`except`/`else`/`finally`, `assert`, `del`, and
+//!   `with`/`async with` (several items, parenthesized or not) through `__enter__` and
+//!   `__exit__` (`__aenter__`/`__aexit__`) of a class of the file, `__exit__` getting
+//!   the exception and suppressing it by returning true.
+//! - **Expressions**: literals of every string prefix (`b"…"` is `bytes`), numbers as
+//!   CPython's tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a
+//!   leading zero is its `SyntaxError`), f-strings with conversions and format specs,
+//!   names, attributes, subscripts and slices, calls with positional and keyword
+//!   arguments, `await` (transparent), `not`/`and`/`or`, comparisons (chained, `in`,
+//!   `is`), arithmetic and bitwise operators, `a if c else b`, displays and
+//!   comprehensions (a set is a list without duplicates; a generator expression is
+//!   evaluated eagerly into a list, except as the argument of `any()`, `all()` and
+//!   `next()`, which make its items only until one decides, as CPython's lazy generator
+//!   does), and `lambda` (its defaults evaluated when it is; it sees the scopes around
+//!   it live, as CPython's closures do, so it can call itself through its local).
+//! - **Builtins**: `len str int float bool list dict tuple set bytes sorted reversed min
+//!   max sum any all isinstance enumerate zip range print abs round repr chr ord format
+//!   super`, `next` (of a generator expression written in the call, with or without a
+//!   default), the common methods of `str`, `list` and `dict` (`dict.items()` and
+//!   friends return lists; `strip`, `split`, `startswith` (tuples, offsets), `join`,
+//!   `replace`, `partition` and their kin take their arguments and fail with CPython's
+//!   messages), builtin exception classes with their hierarchy, pydantic models
+//!   (`model_dump()`) and Rasa's `ToolResult`.
+//! - **Classes**: `class C:` or `class C(Base):` (one base, a plain class of the file)
+//!   whose body assigns names (class attributes, evaluated in order on first use in a
+//!   call) and defines methods: instances with their own attributes, methods bound to
+//!   the instance, class attributes through the instance and the class, `super()` (and
+//!   `super(C, self)`), `isinstance`, `__init__`, `__str__`, `__repr__` and the context
+//!   manager methods. A decorated class or method, several bases, any other special
+//!   method (`__eq__`, `__len__`…) or another statement in the body makes the class
+//!   outside the subset.
+//! - **Bytes**: literals, `len`, `==` and ordering, `+`, `*`, `in`, indexing, slicing,
+//!   iteration, `bytes(…)`, `str.encode()`, `bytes.decode()` and `str(b, encoding)` in
+//!   UTF-8 (`utf-8-sig` too), ASCII and Latin-1 with the `strict`, `ignore` and
 //!   `replace` handlers and CPython's `UnicodeEncodeError`/`UnicodeDecodeError`.
 //! - **`json`** (`import json`, `from json import …`): `dumps` (`indent`, `sort_keys`,
 //!   `ensure_ascii`, `separators`, `skipkeys`, `allow_nan`, `default`) with CPython's
-//!   output and errors, `loads` of a `str` or UTF-8 `bytes` with its `JSONDecodeError`
-//!   messages (`Expecting value: line 1 column 1 (char 0)`).
+//!   output and errors, and `loads` of a `str` or UTF-8 `bytes` with its
+//!   `JSONDecodeError` messages (`Expecting value: line 1 column 1 (char 0)`).
 //!
 //! Values have Python's reference semantics (a list appended to through one name is
 //! changed for every name). Known differences from CPython, all deliberate: integers
 //! are 64-bit (a result beyond that stops the run rather than growing); calling an
 //! `async def` runs it at once; a `def`'s parameter defaults are evaluated at each call;
-//! `/` and `*` markers in a signature are ignored; a function's `repr` has no address; `ValidationError` messages leave out
+//! `/` and `*` markers in a signature are ignored; `ValidationError` messages leave out
 //! pydantic's documentation link; dicts are searched linearly (each lookup costs steps
 //! in proportion to the dict's size); a set is a list, so `json.dumps` writes it as an
-//! array; a `JSONDecodeError` or a `Unicode…Error` has its message (and `args`) but not
-//! the attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string, JSON
-//! bytes in UTF-16 or UTF-32, and codecs other than those above stop the run.
+//! array; a `JSONDecodeError` or a `Unicode…Error` has its message and `args` but not
+//! its other attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string,
+//! JSON bytes in UTF-16 or UTF-32, and codecs other than those above stop the run;
+//! `__exit__` gets `None` for the traceback; a function's `repr` has no address, an
+//! instance's default `repr` is `<C object>` and a class's `<class 'C'>` (no module);
+//! instances are always true; a module-level name's value is computed on first use in
+//! each call, not once at import.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
-//! elements), [`MAX_CALL_DEPTH`] nested calls,
-//! [`MAX_SIZE`] elements or characters per `str`, `list`, `dict` or `range` (a
+//! elements), [`MAX_CALL_DEPTH`] nested calls (lambdas and methods included),
+//! [`MAX_SIZE`] elements or characters per `str`, `bytes`, `list`, `dict` or `range` (a
 //! `MemoryError` is raised instead of allocating), [`MAX_NESTING`] levels of expression
 //! and block nesting when compiling, [`MAX_VALUE_DEPTH`] levels of nested values, and
-//! [`MAX_RECURSION`] nested evaluations in all. No input panics, recurses without bound or
-//! runs without end.
+//! [`MAX_RECURSION`] nested evaluations in all. No input panics, recurses without bound
+//! or runs without end.
 
 mod ast;
 mod builtins;
+mod classes;
 mod codec;
 mod compile;
 mod eval;
@@ -198,6 +215,7 @@ pub struct Program {
     lines: LineTable,
     functions: Vec<ast::Function>,
     models: Vec<ast::Model>,
+    classes: Vec<ast::ClassDef>,
     /// Every binding of each module-level name, in file order.
     globals: BTreeMap<String, ast::Versions>,
     assignments: Vec<ast::Assignment>,
@@ -225,7 +243,7 @@ impl Program {
         self.functions
             .iter()
             .enumerate()
-            .filter(|(i, f)| self.function_index(&f.name) == Some(*i))
+            .filter(|(i, f)| f.class.is_none() && self.function_index(&f.name) == Some(*i))
             .map(|(_, f)| f.name.as_str())
             .collect()
     }
@@ -264,6 +282,6 @@ impl Program {
 
     /// The function that `name` refers to at module level (the last definition wins).
     fn function_index(&self, name: &str) -> Option<usize> {
-        self.functions.iter().rposition(|f| f.name == name)
+        self.functions.iter().rposition(|f| f.class.is_none() && f.name == name)
     }
 }

@@ -50,6 +50,10 @@ impl Interp<'_, '_> {
             Val::Builtin(_) | Val::Bound(_) => "builtin_function_or_method",
             Val::Foreign(_) => "object",
             Val::Module(_) => "module",
+            Val::Instance(instance) => return self.class_name(instance.class).to_owned(),
+            Val::Class(_) => "type",
+            Val::Method(_) => "method",
+            Val::Super(_) => "super",
         }
         .to_owned()
     }
@@ -969,6 +973,16 @@ impl Interp<'_, '_> {
                 Err(self.raise("AttributeError", message, at))
             }
             Val::Module(module) => self.module_attr(*module, name, at),
+            Val::Instance(_) => self.instance_attr(&value, name, at),
+            Val::Class(class) => self.class_attr(*class, name, at),
+            Val::Super(method) => self.super_attr(method, name, at),
+            Val::Model(i) if name == "__name__" => {
+                let program = self.program;
+                Ok(Val::str(program.models.get(*i).map_or("?", |m| m.name.as_str())))
+            }
+            Val::ExcClass(class) if name == "__name__" => Ok(Val::Str(class.clone())),
+            Val::Type(ty) if name == "__name__" => Ok(Val::str(ty.name())),
+            Val::ToolResult if name == "__name__" => Ok(Val::str("ToolResult")),
             Val::Bytes(_) => {
                 if name == "decode" {
                     return Ok(Val::bound(value, name));
@@ -1170,6 +1184,10 @@ impl Interp<'_, '_> {
     pub(crate) fn str_of(&mut self, value: &Val, at: At) -> R<String> {
         match value {
             Val::Str(s) => Ok(s.to_string()),
+            Val::Instance(_) => match self.instance_text(value, "__str__", at)? {
+                Some(text) => Ok(text),
+                None => self.repr(value, at),
+            },
             Val::Exc(exc) => self.exc_str(exc, at),
             Val::Object(object) if object.model.is_some() => {
                 let mut out = String::new();
@@ -1255,6 +1273,14 @@ impl Interp<'_, '_> {
                 self.write_items(&exc.args, out, depth, seen, at)?;
                 out.push(')');
             }
+            Val::Instance(instance) => match self.instance_text(value, "__repr__", at)? {
+                Some(text) => out.push_str(&text),
+                None => {
+                    out.push('<');
+                    out.push_str(self.class_name(instance.class));
+                    out.push_str(" object>");
+                }
+            },
             other => out.push_str(&self.describe(other)),
         }
         Ok(())
@@ -1356,6 +1382,15 @@ impl Interp<'_, '_> {
             Val::Bound(bound) => format!("<built-in method {}>", bound.name),
             Val::Foreign(what) => format!("<{what}>"),
             Val::Module(module) => format!("<module '{}'>", module.name()),
+            Val::Class(class) => format!("<class '{}'>", self.class_name(*class)),
+            Val::Method(method) => match &method.function {
+                Val::Function(i) => {
+                    let name = program.functions.get(*i).map_or("?", |f| f.name.as_str());
+                    format!("<bound method {name}>")
+                }
+                _ => "<bound method <lambda>>".to_owned(),
+            },
+            Val::Super(_) => "<super object>".to_owned(),
             _ => String::new(),
         }
     }
@@ -1477,6 +1512,9 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Str(x), Val::Str(y)) => Rc::ptr_eq(x, y) || x == y,
         (Val::Bytes(x), Val::Bytes(y)) => Rc::ptr_eq(x, y) || x == y,
         (Val::Module(x), Val::Module(y)) => x == y,
+        (Val::Class(x), Val::Class(y)) => x == y,
+        (Val::Instance(x), Val::Instance(y)) => Rc::ptr_eq(x, y),
+        (Val::Method(x), Val::Method(y)) | (Val::Super(x), Val::Super(y)) => Rc::ptr_eq(x, y),
         (Val::List(x), Val::List(y)) => Rc::ptr_eq(x, y),
         (Val::Tuple(x), Val::Tuple(y)) => Rc::ptr_eq(x, y),
         (Val::Dict(x), Val::Dict(y)) => Rc::ptr_eq(x, y),

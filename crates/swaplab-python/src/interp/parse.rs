@@ -1086,7 +1086,7 @@ pub(crate) fn to_target(expr: Expr) -> PResult<Target> {
             let targets = items.into_iter().map(to_target).collect::<PResult<Vec<_>>>()?;
             Ok(Target::Unpack(targets, expr.at))
         }
-        ExprKind::Attr(..) => Err(unsupported(expr.at, "assigning to an attribute")),
+        ExprKind::Attr(object, name) => Ok(Target::Attr(object, name, expr.at)),
         _ => Err(syntax(expr.at, "cannot assign to expression")),
     }
 }
@@ -1249,6 +1249,7 @@ fn target_depth(target: &Target) -> usize {
     match target {
         Target::Name(_) => 1,
         Target::Subscript(a, b, _) => a.depth.max(b.depth) + 1,
+        Target::Attr(a, _, _) => a.depth + 1,
         Target::Unpack(..) => 1,
     }
 }

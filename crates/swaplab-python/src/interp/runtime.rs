@@ -35,6 +35,14 @@ pub(crate) enum Val {
     Function(usize),
     /// A `lambda`, with what it closed over.
     Lambda(Rc<Closure>),
+    /// A plain class of the file.
+    Class(usize),
+    /// An instance of one.
+    Instance(Rc<InstanceObj>),
+    /// A function bound to the instance it was looked up on.
+    Method(Rc<MethodObj>),
+    /// `super()`: attribute lookup from the class after `class` in `receiver`'s chain.
+    Super(Rc<MethodObj>),
     Model(usize),
     ToolResult,
     ExcClass(Rc<str>),
@@ -96,6 +104,20 @@ impl ExcObj {
             suppress_context: Cell::new(false),
         }
     }
+}
+
+/// An instance of a plain class of the file: its class and its attributes, in the
+/// order they were set.
+pub(crate) struct InstanceObj {
+    pub(crate) class: usize,
+    pub(crate) attrs: RefCell<Vec<(Rc<str>, Val)>>,
+}
+
+/// A bound method (`function` called with `receiver` first), or for `super()` the
+/// class (`Val::Class`) the lookup starts after.
+pub(crate) struct MethodObj {
+    pub(crate) receiver: Val,
+    pub(crate) function: Val,
 }
 
 /// `receiver.name`, a method not yet called.
@@ -194,6 +216,17 @@ fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
                     stack.push(std::mem::replace(&mut bound.receiver, Val::None));
                 }
             }
+            Val::Instance(rc) => {
+                if let Some(instance) = Rc::into_inner(rc) {
+                    stack.extend(instance.attrs.take().into_iter().map(|(_, v)| v));
+                }
+            }
+            Val::Method(rc) | Val::Super(rc) => {
+                if let Some(mut method) = Rc::into_inner(rc) {
+                    stack.push(std::mem::replace(&mut method.receiver, Val::None));
+                    stack.push(std::mem::replace(&mut method.function, Val::None));
+                }
+            }
             _ => {}
         }
     }
@@ -270,6 +303,23 @@ impl Drop for Env {
         if !vars.is_empty() || parent.is_some() {
             dismantle_all(vars.into_values().collect(), parent.into_iter().collect());
         }
+    }
+}
+
+impl Drop for InstanceObj {
+    fn drop(&mut self) {
+        let attrs = std::mem::take(self.attrs.get_mut());
+        if !attrs.is_empty() {
+            dismantle(attrs.into_iter().map(|(_, v)| v).collect());
+        }
+    }
+}
+
+impl Drop for MethodObj {
+    fn drop(&mut self) {
+        let receiver = std::mem::replace(&mut self.receiver, Val::None);
+        let function = std::mem::replace(&mut self.function, Val::None);
+        dismantle(vec![receiver, function]);
     }
 }
 
@@ -411,6 +461,8 @@ pub(crate) enum Builtin {
     Format,
     /// `next()`, of a generator expression only.
     Next,
+    /// `super()`.
+    Super,
     /// `json.dumps`.
     JsonDumps,
     /// `json.loads`.
@@ -459,6 +511,7 @@ impl Builtin {
             Builtin::Ord => "ord",
             Builtin::Format => "format",
             Builtin::Next => "next",
+            Builtin::Super => "super",
             Builtin::JsonDumps => "dumps",
             Builtin::JsonLoads => "loads",
         }
@@ -469,7 +522,7 @@ impl Builtin {
 pub(crate) fn builtin_value(name: &str) -> Option<Val> {
     const TYPES: [Ty; 9] =
         [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set, Ty::Bytes];
-    const FUNCTIONS: [Builtin; 20] = [
+    const FUNCTIONS: [Builtin; 21] = [
         Builtin::Len,
         Builtin::Repr,
         Builtin::Sorted,
@@ -490,6 +543,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
         Builtin::Ord,
         Builtin::Format,
         Builtin::Next,
+        Builtin::Super,
     ];
     if let Some(ty) = TYPES.iter().find(|t| t.name() == name) {
         return Some(Val::Type(*ty));
@@ -507,7 +561,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather
 /// than as an undefined name.
-const OTHER_BUILTINS: [&str; 41] = [
+const OTHER_BUILTINS: [&str; 40] = [
     "map",
     "filter",
     "getattr",
@@ -536,7 +590,6 @@ const OTHER_BUILTINS: [&str; 41] = [
     "frozenset",
     "bytearray",
     "object",
-    "super",
     "property",
     "staticmethod",
     "classmethod",
