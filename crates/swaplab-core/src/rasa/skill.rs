@@ -350,38 +350,17 @@ pub fn py_strip(text: &str) -> &str {
     text.trim_matches(py_isspace)
 }
 
-/// Byte ranges of Python's `str.splitlines()` lines (separators excluded).
+/// Byte ranges of Python's `str.splitlines()` lines (separators excluded), from the one
+/// `splitlines` the proof uses too.
 fn split_lines(text: &str) -> Vec<(usize, usize)> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let separator = matches!(
-            c,
-            '\n' | '\r'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        );
-        if separator {
-            lines.push((start, at));
-            let mut next = at + c.len_utf8();
-            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
-                chars.next();
-                next += 1;
-            }
-            start = next;
-        }
-    }
-    if start < text.len() {
-        lines.push((start, text.len()));
-    }
-    lines
+    let base = text.as_ptr() as usize;
+    crate::difflib::splitlines(text)
+        .into_iter()
+        .map(|line| {
+            let start = line.as_ptr() as usize - base;
+            (start, start + line.len())
+        })
+        .collect()
 }
 
 /// Text rebuilt from lines joined with `\n`, mapped back to the original file.
