@@ -174,6 +174,16 @@ pub fn Router(props: &RouterProps) -> Html {
     // return from another site, keeps the entry's key: the places saved as the page was
     // left come back, and the entry's own is where the page starts.
     use_effect_with((), |()| {
+        // The app returns the reader to their place itself. Left to the browser too
+        // (`auto`), Chromium restores its own idea of the place after a Back, later
+        // than ours, and the two race.
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = js_sys::Reflect::set(
+                &history,
+                &JsValue::from_str("scrollRestoration"),
+                &JsValue::from_str("manual"),
+            );
+        }
         PLACES.with_borrow_mut(|places| *places = Places::read(&load_places()));
         match entry_key() {
             Some(key) => RELOADED_AT.set(place_of(key)),
