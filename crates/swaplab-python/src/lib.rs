@@ -47,7 +47,9 @@ mod tools;
 pub use body::{
     ArgOrigin, ArgSlot, CallArg, CrmCall, MemoryAccess, MemoryOp, Param, ParamKind, ResultKey,
 };
-pub use interp::{Host, HostError, Outcome, Program, PyValue, compile_module};
+pub use interp::{
+    Host, HostError, Library, Outcome, Process, Program, PyValue, compile_linked, compile_module,
+};
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};
 pub use pydantic::Extra;

@@ -18,6 +18,9 @@ pub(crate) struct Source<'a> {
     close: Vec<usize>,
     pub(crate) lines: Vec<Line>,
     pub(crate) findings: Findings<'a>,
+    /// Every `lambda` the interpreter's parser read from this file, so that a closure
+    /// made in one call of a process can be found again in a later one.
+    pub(crate) lambdas: std::cell::RefCell<Vec<std::sync::Arc<crate::interp::LambdaDef>>>,
 }
 
 /// One logical line: tokens `start..end` (its NEWLINE excluded) at indentation `depth`.
@@ -151,7 +154,14 @@ impl<'a> Source<'a> {
     pub(crate) fn parse(path: &'a str, text: &'a str) -> Source<'a> {
         let mut findings = Findings::new(path, text);
         let Lexed { tokens, close } = lex(text, &mut findings);
-        let mut source = Source { text, tokens, close, lines: Vec::new(), findings };
+        let mut source = Source {
+            text,
+            tokens,
+            close,
+            lines: Vec::new(),
+            findings,
+            lambdas: std::cell::RefCell::default(),
+        };
         source.lines = source.logical_lines();
         source
     }

@@ -631,7 +631,7 @@ fn a_tool_body_builds_a_str_of_the_size_cap_and_not_one_character_more() {
     };
     assert_eq!(run(MAX_SIZE), Outcome::Returned(PyValue::Int(MAX_SIZE as i64)));
     match run(MAX_SIZE + 1) {
-        Outcome::Raised { exc_type, message, span } => {
+        Outcome::Raised { exc_type, message, span, .. } => {
             assert_eq!(exc_type, "MemoryError");
             assert_eq!(
                 message,

@@ -21,6 +21,7 @@ mod proof;
 mod python;
 mod python_cpython;
 mod python_interp;
+mod python_link;
 mod pyyaml;
 mod rasa_config;
 mod rasa_project;

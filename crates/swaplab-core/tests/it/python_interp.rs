@@ -324,7 +324,7 @@ fn host_errors_and_bad_arguments_raise() {
         true,
         &mut crm,
     );
-    let Outcome::Raised { exc_type, message, span } = outcome else { panic!("{outcome:?}") };
+    let Outcome::Raised { exc_type, message, span, .. } = outcome else { panic!("{outcome:?}") };
     assert_eq!(
         (exc_type.as_str(), message.as_str()),
         ("MemoryWriteError", "project.contact_id is already set")
@@ -373,7 +373,7 @@ fn host_errors_and_bad_arguments_raise() {
         "t.py",
         "from hubspot_client import crm as client\nasync def f():\n    return await client.delete_everything()\n",
     );
-    let Outcome::Raised { exc_type, message, span } = unknown.call("f", &[], false, &mut crm)
+    let Outcome::Raised { exc_type, message, span, .. } = unknown.call("f", &[], false, &mut crm)
     else {
         panic!()
     };

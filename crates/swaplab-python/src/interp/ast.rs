@@ -137,7 +137,7 @@ pub(crate) enum ExprKind {
         value: Option<Box<Expr>>,
         clauses: Vec<Clause>,
     },
-    Lambda(Box<LambdaDef>),
+    Lambda(std::sync::Arc<LambdaDef>),
 }
 
 /// `lambda params: body`.
@@ -255,6 +255,8 @@ pub(crate) struct Function {
     pub(crate) class: Option<usize>,
     /// From `def` to the end of the body.
     pub(crate) range: At,
+    /// The file (of [`super::Program`]'s units) it is defined in.
+    pub(crate) file: usize,
 }
 
 /// How a model field gets its value when the call does not give one.
@@ -284,6 +286,8 @@ pub(crate) struct Model {
     pub(crate) extra: Extra,
     /// Methods the class defines (not run: calling one is outside the subset).
     pub(crate) methods: Vec<String>,
+    /// The file it is defined in.
+    pub(crate) file: usize,
 }
 
 /// What a module-level name is bound to.
@@ -304,6 +308,8 @@ pub(crate) enum Global {
     /// A name a module-level assignment binds: the index of the assignment in
     /// [`super::Program`]'s list, evaluated on first use in each call.
     Value(usize),
+    /// A module of the project itself (`import lib.hubspot as hs`): its unit.
+    Unit(usize),
     /// An imported module or name, or a class, outside the subset: using it stops the run.
     Other(String),
     /// A binding made in a branch of module-level `if`s: `(conditional, branch)` pairs,
@@ -318,6 +324,8 @@ pub(crate) struct Conditional {
     pub(crate) tests: Vec<Option<Expr>>,
     /// Where it stands among the module's bindings: its tests read what is bound before.
     pub(crate) position: usize,
+    /// The file it is in.
+    pub(crate) file: usize,
 }
 
 /// A module-level assignment: `NAME = …`, `A, B = …`, `A = B = …`.
@@ -328,6 +336,8 @@ pub(crate) struct Assignment {
     pub(crate) value: Result<Expr, Diagnostic>,
     /// Where it stands among the module's statements: what it reads is bound before.
     pub(crate) position: usize,
+    /// The file it is in.
+    pub(crate) file: usize,
 }
 
 /// The bindings of a module-level name, in file order: where each is made and what it is.
@@ -344,4 +354,6 @@ pub(crate) struct ClassDef {
     pub(crate) attrs: Vec<Assignment>,
     /// Its methods: name and function index.
     pub(crate) methods: Vec<(String, usize)>,
+    /// The file it is defined in.
+    pub(crate) file: usize,
 }

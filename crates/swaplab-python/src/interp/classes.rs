@@ -32,6 +32,7 @@ impl<'p> Interp<'p, '_> {
         let Some(def) = program.classes.get(class) else { return Ok(()) };
         self.defining.push(class);
         let mut frame = Frame::module();
+        let before = std::mem::replace(&mut self.file, def.file);
         let mut result = Ok(());
         for assignment in &def.attrs {
             let expr = match &assignment.value {
@@ -41,7 +42,7 @@ impl<'p> Interp<'p, '_> {
                     break;
                 }
             };
-            self.now.push(assignment.position);
+            self.now.push((assignment.file, assignment.position));
             let step = self.eval(&mut frame, expr).and_then(|value| {
                 for target in &assignment.targets {
                     self.assign(&mut frame, target, value.clone(), expr.at)?;
@@ -54,6 +55,7 @@ impl<'p> Interp<'p, '_> {
                 break;
             }
         }
+        self.file = before;
         self.defining.pop();
         result?;
         let names = frame.env.vars.take();

@@ -12,16 +12,17 @@ use super::ast::{
     Assignment, At, BinOp, ClassDef, Conditional, Const, Expr, ExprKind, FieldDefault, Function,
     Global, Handler, Model, ModelField, ParamDef, ParamKind, Stmt, StmtKind, Target, Versions,
 };
+use super::link::{Found, Library};
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
 use super::runtime::{Builtin, StdModule, is_builtin_exception};
-use super::{MAX_NESTING, Program};
+use super::{MAX_NESTING, Program, Unit};
 use crate::annotation::parse_type;
 use crate::lex::{SYNTAX, TokenKind};
 use crate::literal::literal_value;
 use crate::source::{Body, Class, Def, Import, Item, Line, Source, Stmt as RawStmt};
 use crate::tools::CLIENT_MODULE;
 use crate::{Extra, Value};
-use swaplab_base::diagnostic::{Diagnostic, LineTable, Phase, Span};
+use swaplab_base::diagnostic::{Diagnostic, Phase, Span};
 
 /// Names the file imported that compiling needs to recognise, under the names it uses.
 struct Names {
@@ -64,9 +65,13 @@ impl Names {
     }
 }
 
-/// The program being built.
+/// The program being built: what every file adds to (functions, classes… indexed across
+/// the whole program), and what belongs to the file being compiled.
 struct Module<'p> {
     path: &'p str,
+    /// This file's index among `units`.
+    file: usize,
+    library: &'p Library<'p>,
     names: Names,
     functions: Vec<Function>,
     models: Vec<Model>,
@@ -75,17 +80,21 @@ struct Module<'p> {
     assignments: Vec<Assignment>,
     conditionals: Vec<Conditional>,
     exc_parents: BTreeMap<String, String>,
+    /// Every file of the program, this one included (its globals are filled in when it
+    /// is done), and the `lambda`s read so far.
+    units: Vec<Unit>,
+    lambdas: Vec<std::sync::Arc<super::LambdaDef>>,
     diagnostics: Vec<Diagnostic>,
     /// Counts the module's statements and bindings in file order.
     position: usize,
 }
 
-/// Compiles a file. Never panics.
-pub(crate) fn compile(path: &str, text: &str) -> Program {
-    let mut source = Source::parse(path, text);
-    let items = source.items();
+/// Compiles a file, importing the project's own modules from `library`. Never panics.
+pub(crate) fn compile(path: &str, text: &str, library: &Library<'_>) -> Program {
     let mut module = Module {
         path,
+        file: 0,
+        library,
         names: Names::new(),
         functions: Vec::new(),
         models: Vec::new(),
@@ -94,61 +103,173 @@ pub(crate) fn compile(path: &str, text: &str) -> Program {
         assignments: Vec::new(),
         conditionals: Vec::new(),
         exc_parents: BTreeMap::new(),
+        units: vec![Unit::new(path, text, module_name(path))],
+        lambdas: Vec::new(),
         diagnostics: Vec::new(),
         position: 0,
     };
-    // Items inside a compound statement already read (its inline statements, its
-    // `elif`/`else` lines) start before `resume`.
-    let mut resume = 0;
-    for item in &items {
-        let first = match item {
-            Item::Statement(stmt) => stmt.start,
-            Item::Class(class) => class.name,
-            Item::Def(def) => def.name,
-            Item::Compound(li) => source.lines.get(*li).map_or(usize::MAX, |l| l.start),
-        };
-        if first < resume {
-            continue;
-        }
-        module.position += 1;
-        match item {
-            Item::Statement(stmt) => module.statement(&mut source, *stmt),
-            Item::Class(class) => module.class(&mut source, class),
-            Item::Def(def) => module.def(&mut source, def),
-            Item::Compound(li) => resume = module.compound(&source, *li),
-        }
+    let diagnostics = module.compile_file(text);
+    let globals = std::mem::take(&mut module.globals);
+    if let Some(unit) = module.units.first_mut() {
+        unit.globals = globals;
     }
-    let spans: Vec<Span> =
-        module.functions.iter().map(|f| source.findings.span(f.range.0, f.range.1)).collect();
-    let mut diagnostics = source.findings.finish();
-    for (function, span) in module.functions.iter_mut().zip(spans) {
-        let broken = diagnostics.iter().find(|d| {
-            d.code == SYNTAX
-                && d.is_error()
-                && d.span.start >= span.start
-                && d.span.start <= span.end
-        });
-        if let (Some(problem), Ok(_)) = (broken, &function.body) {
-            function.body = Err(problem.clone());
-        }
-    }
-    diagnostics.append(&mut module.diagnostics);
-    swaplab_base::order::sort_by(&mut diagnostics, |a, b| {
-        (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message))
-    });
-    diagnostics.dedup();
     Program {
         diagnostics,
-        path: path.to_owned(),
-        text: text.to_owned(),
-        lines: LineTable::new(text),
+        units: module.units,
         functions: module.functions,
         models: module.models,
         classes: module.classes,
-        globals: module.globals,
         assignments: module.assignments,
         conditionals: module.conditionals,
         exc_parents: module.exc_parents,
+        lambdas: module.lambdas,
+    }
+}
+
+/// The dotted name a file is imported by, from its path (`lib/hubspot.py` →
+/// `lib.hubspot`, a package's `__init__.py` → the package).
+fn module_name(path: &str) -> String {
+    let path = path.strip_suffix(".py").unwrap_or(path);
+    let path = path.strip_suffix("/__init__").unwrap_or(path);
+    path.trim_end_matches('/').replace('/', ".")
+}
+
+impl<'p> Module<'p> {
+    /// Compiles this module's file; returns its diagnostics, in file order.
+    fn compile_file(&mut self, text: &'p str) -> Vec<Diagnostic> {
+        let path = self.path;
+        let mut source = Source::parse(path, text);
+        let items = source.items();
+        // Items inside a compound statement already read (its inline statements, its
+        // `elif`/`else` lines) start before `resume`.
+        let mut resume = 0;
+        for item in &items {
+            let first = match item {
+                Item::Statement(stmt) => stmt.start,
+                Item::Class(class) => class.name,
+                Item::Def(def) => def.name,
+                Item::Compound(li) => source.lines.get(*li).map_or(usize::MAX, |l| l.start),
+            };
+            if first < resume {
+                continue;
+            }
+            self.position += 1;
+            match item {
+                Item::Statement(stmt) => self.statement(&mut source, *stmt),
+                Item::Class(class) => self.class(&mut source, class),
+                Item::Def(def) => self.def(&mut source, def),
+                Item::Compound(li) => resume = self.compound(&source, *li),
+            }
+        }
+        let file = self.file;
+        let own: Vec<usize> = (0..self.functions.len())
+            .filter(|&i| self.functions.get(i).is_some_and(|f| f.file == file))
+            .collect();
+        let spans: Vec<(usize, Span)> = own
+            .iter()
+            .filter_map(|&i| self.functions.get(i).map(|f| (i, f.range)))
+            .map(|(i, range)| (i, source.findings.span(range.0, range.1)))
+            .collect();
+        self.lambdas.append(&mut source.lambdas.take());
+        let mut diagnostics = source.findings.finish();
+        for (i, span) in spans {
+            let Some(function) = self.functions.get_mut(i) else { continue };
+            let broken = diagnostics.iter().find(|d| {
+                d.code == SYNTAX
+                    && d.is_error()
+                    && d.span.start >= span.start
+                    && d.span.start <= span.end
+            });
+            if let (Some(problem), Ok(_)) = (broken, &function.body) {
+                function.body = Err(problem.clone());
+            }
+        }
+        diagnostics.append(&mut self.diagnostics);
+        swaplab_base::order::sort_by(&mut diagnostics, |a, b| {
+            (a.span, &a.code, &a.message).cmp(&(b.span, &b.code, &b.message))
+        });
+        diagnostics.dedup();
+        diagnostics
+    }
+
+    /// The unit of the project's module `module` as this file imports it, compiling it
+    /// (and, for `a.b`, the package `a`) the first time; `None` when the project has no
+    /// such module. A module imported while it is still being compiled (a circular
+    /// import) has only the names bound so far, as in Python.
+    fn load(&mut self, module: &str) -> Option<usize> {
+        let (key, found) = self.library.find(self.path, module)?;
+        if let Some(i) = self.units.iter().position(|u| u.path == key) {
+            return Some(i);
+        }
+        // A dotted name imports its packages first.
+        let absolute = if module.starts_with('.') { module_name(&key) } else { module.to_owned() };
+        if let Some((package, _)) = module.rsplit_once('.').filter(|(p, _)| !p.ends_with('.'))
+            && !package.is_empty()
+        {
+            self.load(package);
+        }
+        let index = self.units.len();
+        let text = match found {
+            Found::File { text, .. } => text,
+            Found::Namespace => "",
+        };
+        let path = match found {
+            Found::File { path, .. } => path,
+            Found::Namespace => "",
+        };
+        self.units.push(Unit::new(&key, text, absolute));
+        // A circular import sees this file's names bound so far.
+        if let Some(unit) = self.units.get_mut(self.file) {
+            unit.globals.clone_from(&self.globals);
+        }
+        if let Found::File { .. } = found {
+            // The imported file compiles with the program's tables and its own names.
+            let mut child = Module {
+                path,
+                file: index,
+                library: self.library,
+                names: Names::new(),
+                functions: std::mem::take(&mut self.functions),
+                models: std::mem::take(&mut self.models),
+                classes: std::mem::take(&mut self.classes),
+                globals: BTreeMap::new(),
+                assignments: std::mem::take(&mut self.assignments),
+                conditionals: std::mem::take(&mut self.conditionals),
+                exc_parents: std::mem::take(&mut self.exc_parents),
+                units: std::mem::take(&mut self.units),
+                lambdas: std::mem::take(&mut self.lambdas),
+                diagnostics: Vec::new(),
+                position: 0,
+            };
+            // Its own problems are reported where it is read as a file of its own.
+            drop(child.compile_file(text));
+            let globals = std::mem::take(&mut child.globals);
+            self.functions = child.functions;
+            self.models = child.models;
+            self.classes = child.classes;
+            self.assignments = child.assignments;
+            self.conditionals = child.conditionals;
+            self.exc_parents = child.exc_parents;
+            self.units = child.units;
+            self.lambdas = child.lambdas;
+            if let Some(unit) = self.units.get_mut(index) {
+                unit.globals = globals;
+            }
+        }
+        Some(index)
+    }
+
+    /// What `name` is bound to at the end of unit `unit` (its last binding).
+    fn unit_binding(&self, unit: usize, name: &str) -> Option<Global> {
+        let globals =
+            if unit == self.file { &self.globals } else { &self.units.get(unit)?.globals };
+        globals.get(name).and_then(|v| v.last()).map(|(_, g)| g.clone())
+    }
+
+    /// The submodule `name` of unit `unit`, if it was imported.
+    fn submodule(&self, unit: usize, name: &str) -> Option<usize> {
+        let wanted = format!("{}.{name}", self.units.get(unit)?.module);
+        self.units.iter().position(|u| u.module == wanted)
     }
 }
 
@@ -243,7 +364,12 @@ impl Module<'_> {
         let mut names = BTreeSet::new();
         targets.iter().for_each(|t| target_names(t, &mut names));
         let index = self.assignments.len();
-        self.assignments.push(Assignment { targets, value, position: self.position });
+        self.assignments.push(Assignment {
+            targets,
+            value,
+            position: self.position,
+            file: self.file,
+        });
         for name in names {
             self.bind(name, Global::Value(index));
         }
@@ -297,6 +423,7 @@ impl Module<'_> {
                         targets: vec![target],
                         value,
                         position: self.position,
+                        file: self.file,
                     });
                     self.bind(name, Global::Value(index));
                 }
@@ -373,7 +500,7 @@ impl Module<'_> {
         guards: &[(usize, usize)],
     ) {
         let cond = self.conditionals.len();
-        self.conditionals.push(Conditional { tests, position: self.position });
+        self.conditionals.push(Conditional { tests, position: self.position, file: self.file });
         for (branch, body) in bodies {
             let mut inner = guards.to_vec();
             inner.push((cond, branch));
@@ -385,7 +512,13 @@ impl Module<'_> {
                         targets.iter().for_each(|t| target_names(t, &mut names));
                         let index = self.assignments.len();
                         let position = self.position;
-                        self.assignments.push(Assignment { targets, value: Ok(value), position });
+                        let file = self.file;
+                        self.assignments.push(Assignment {
+                            targets,
+                            value: Ok(value),
+                            position,
+                            file,
+                        });
                         for name in names {
                             let global =
                                 Global::Guarded(inner.clone(), Box::new(Global::Value(index)));
@@ -414,6 +547,20 @@ impl Module<'_> {
     fn import(&mut self, import: Import) {
         let Some(module) = import.from else {
             for (name, alias, _) in import.names {
+                // `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`.
+                if let Some(unit) = self.load(&name) {
+                    let bound = if alias == name {
+                        let top = name.split('.').next().unwrap_or_default();
+                        let top = self.load(top).unwrap_or(unit);
+                        let first = name.split('.').next().unwrap_or_default().to_owned();
+                        self.bind(first, Global::Unit(top));
+                        continue;
+                    } else {
+                        unit
+                    };
+                    self.bind(alias, Global::Unit(bound));
+                    continue;
+                }
                 let (bound, module) = if alias == name {
                     let top = name.split('.').next().unwrap_or_default().to_owned();
                     (top.clone(), top)
@@ -429,6 +576,7 @@ impl Module<'_> {
             }
             return;
         };
+        let project = self.load(&module);
         for (name, alias, _) in import.names {
             match (module.as_str(), name.as_str()) {
                 ("pydantic" | "pydantic.main", "BaseModel") => {
@@ -444,7 +592,25 @@ impl Module<'_> {
                 (_, "ToolContext") => self.names.tool_context.push(alias.clone()),
                 _ => {}
             }
-            let global = if module == CLIENT_MODULE {
+            let global = if let Some(unit) = project {
+                // The project's own module: what it binds, or its submodule.
+                match self.unit_binding(unit, &name) {
+                    Some(global) => global,
+                    None => match self.submodule(unit, &name).or_else(|| {
+                        let dotted = if module.ends_with('.') {
+                            format!("{module}{name}")
+                        } else {
+                            format!("{module}.{name}")
+                        };
+                        self.load(&dotted)
+                    }) {
+                        Some(sub) => Global::Unit(sub),
+                        None => Global::Other(format!(
+                            "`{name}` (imported from `{module}`, which does not define it)"
+                        )),
+                    },
+                }
+            } else if module == CLIENT_MODULE {
                 Global::Client
             } else if (module.as_str(), name.as_str()) == ("json", "dumps") {
                 Global::Builtin(Builtin::JsonDumps)
@@ -556,6 +722,7 @@ impl Module<'_> {
                 targets: vec![target],
                 value,
                 position: self.position,
+                file: self.file,
             });
             self.bind(name, Global::Value(index));
         }
@@ -636,7 +803,7 @@ impl Module<'_> {
             self.poison(source, vec![name], &problem);
             return;
         }
-        self.classes.push(ClassDef { name: name.clone(), base, attrs, methods });
+        self.classes.push(ClassDef { name: name.clone(), base, attrs, methods, file: self.file });
         self.bind(name, Global::Class(index));
     }
 
@@ -678,7 +845,7 @@ impl Module<'_> {
             targets.push(target);
         }
         let value = Parser::expression_list(source, value, self.path)?;
-        Ok(Some(Assignment { targets, value: Ok(value), position: self.position }))
+        Ok(Some(Assignment { targets, value: Ok(value), position: self.position, file: self.file }))
     }
 
     fn model(
@@ -747,7 +914,7 @@ impl Module<'_> {
                 None => fields.push(field.clone()),
             }
         }
-        Model { name, bases, fields, extra, methods }
+        Model { name, bases, fields, extra, methods, file: self.file }
     }
 
     /// A field's `= default`, `Field(…)` read.
@@ -868,7 +1035,8 @@ impl Module<'_> {
         }
         let (_, body_end) = source.body_tokens(&Body { ..def.body });
         let range = source.bytes(keyword, body_end.max(def.name + 1));
-        self.functions.push(Function { name, params, body, locals, class, range });
+        let file = self.file;
+        self.functions.push(Function { name, params, body, locals, class, range, file });
         self.functions.len() - 1
     }
 }

@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
+use std::sync::Arc;
 
 use super::ast::{
     At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, LambdaDef, ParamKind,
@@ -38,6 +39,8 @@ pub(crate) enum Signal {
 pub(crate) struct Raised {
     pub(crate) exc: Rc<ExcObj>,
     pub(crate) at: At,
+    /// The unit `at` is in.
+    pub(crate) file: usize,
 }
 
 /// An evaluation result.
@@ -87,21 +90,23 @@ impl<'p> Frame<'p> {
 /// One run of a program.
 pub(crate) struct Interp<'p, 'h> {
     pub(crate) program: &'p Program,
-    lines: LineIndex<'p>,
+    lines: Vec<LineIndex<'p>>,
     host: &'h mut dyn Host,
     steps: u64,
     work: u64,
     depth: usize,
     calls: usize,
     /// Exceptions being handled, innermost last, for a bare `raise`.
-    handling: Vec<(Rc<ExcObj>, At)>,
+    handling: Vec<(Rc<ExcObj>, At, usize)>,
     /// The names each module-level assignment bound, once evaluated in this run.
     assigned: BTreeMap<usize, BTreeMap<String, Val>>,
     /// The module-level assignments being evaluated, innermost last.
     resolving: Vec<usize>,
     /// Where in the module the module-level code being evaluated stands, innermost last:
     /// a name read meanwhile is the binding made before, as when the module is imported.
-    pub(crate) now: Vec<usize>,
+    pub(crate) now: Vec<(usize, usize)>,
+    /// The unit whose code is running: its module-level names are the ones code reads.
+    pub(crate) file: usize,
     /// The class attributes of the classes used in this run, and those being evaluated.
     pub(crate) class_attrs: super::classes::ClassAttrs,
     pub(crate) defining: Vec<usize>,
@@ -117,47 +122,144 @@ pub(crate) struct Interp<'p, 'h> {
     /// Exceptions given a cause or a context, which can chain back to them.
     excs: Vec<Weak<ExcObj>>,
     prune_at: usize,
-    /// The lambdas evaluated in this run, and their index by source offset.
-    lambdas: Vec<&'p LambdaDef>,
-    lambda_index: BTreeMap<usize, usize>,
 }
 
-/// Runs function `index` of `program`.
+/// What a process keeps between calls: the module-level values its code has computed
+/// (a list the module binds and a call appends to is still appended to at the next
+/// call), the branches its module-level `if`s took, its classes' attributes, and the
+/// containers it made, so that their reference cycles can be broken when it ends.
+#[derive(Default)]
+pub(crate) struct State {
+    assigned: BTreeMap<usize, BTreeMap<String, Val>>,
+    taken: BTreeMap<usize, usize>,
+    class_attrs: super::classes::ClassAttrs,
+    instances: Vec<Weak<InstanceObj>>,
+    lists: Vec<Weak<ListObj>>,
+    dicts: Vec<Weak<DictObj>>,
+    envs: Vec<Weak<Env>>,
+    excs: Vec<Weak<ExcObj>>,
+    prune_at: usize,
+}
+
+impl State {
+    /// Empties every list and dict still alive, and every scope a lambda closed over (with
+    /// the scopes around it), breaking reference cycles.
+    pub(crate) fn break_cycles(&mut self) {
+        for weak in std::mem::take(&mut self.instances) {
+            if let Some(instance) = weak.upgrade()
+                && let Ok(mut attrs) = instance.attrs.try_borrow_mut()
+            {
+                let taken = std::mem::take(&mut *attrs);
+                drop(attrs);
+                drop(taken);
+            }
+        }
+        let class_attrs = std::mem::take(&mut self.class_attrs);
+        drop(class_attrs);
+        for weak in std::mem::take(&mut self.excs) {
+            if let Some(exc) = weak.upgrade() {
+                let cause = exc.cause.take();
+                let context = exc.context.take();
+                drop((cause, context));
+            }
+        }
+        for weak in std::mem::take(&mut self.envs) {
+            let mut env = weak.upgrade();
+            while let Some(scope) = env {
+                if let Ok(mut vars) = scope.vars.try_borrow_mut() {
+                    let taken = std::mem::take(&mut *vars);
+                    drop(vars);
+                    drop(taken);
+                }
+                env = scope.parent.clone();
+            }
+        }
+        for weak in std::mem::take(&mut self.lists) {
+            if let Some(list) = weak.upgrade()
+                && let Ok(mut items) = list.items.try_borrow_mut()
+            {
+                let taken = std::mem::take(&mut *items);
+                drop(items);
+                drop(taken);
+            }
+        }
+        for weak in std::mem::take(&mut self.dicts) {
+            if let Some(dict) = weak.upgrade()
+                && let Ok(mut entries) = dict.entries.try_borrow_mut()
+            {
+                let taken = std::mem::take(&mut *entries);
+                drop(entries);
+                drop(taken);
+            }
+        }
+    }
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        self.break_cycles();
+    }
+}
+
+/// Runs function `index` of `program` in a process whose state is `state`.
 pub(crate) fn run(
     program: &Program,
+    state: &mut State,
     index: usize,
     kwargs: &[(String, PyValue)],
     with_context: bool,
     host: &mut dyn Host,
 ) -> Outcome {
-    let mut interp = Interp {
-        program,
-        lines: LineIndex::with_table(&program.text, &program.lines),
-        host,
-        steps: 0,
-        work: 0,
-        depth: 0,
-        calls: 0,
-        handling: Vec::new(),
-        assigned: BTreeMap::new(),
-        resolving: Vec::new(),
-        now: Vec::new(),
-        class_attrs: BTreeMap::new(),
-        defining: Vec::new(),
-        instances: Vec::new(),
-        taken: BTreeMap::new(),
-        deciding: Vec::new(),
-        lists: Vec::new(),
-        dicts: Vec::new(),
-        envs: Vec::new(),
-        excs: Vec::new(),
-        prune_at: 1024,
-        lambdas: Vec::new(),
-        lambda_index: BTreeMap::new(),
-    };
+    let mut interp = Interp::new(program, std::mem::take(state), host);
     let outcome = interp.run(index, kwargs, with_context);
-    interp.break_cycles();
+    *state = interp.into_state();
     outcome
+}
+
+impl<'p, 'h> Interp<'p, 'h> {
+    /// An interpreter for one call, over the state the process kept.
+    pub(crate) fn new(program: &'p Program, state: State, host: &'h mut dyn Host) -> Self {
+        let mut state = std::mem::ManuallyDrop::new(state);
+        Interp {
+            program,
+            lines: program.units.iter().map(|u| LineIndex::with_table(&u.text, &u.lines)).collect(),
+            host,
+            steps: 0,
+            work: 0,
+            depth: 0,
+            calls: 0,
+            handling: Vec::new(),
+            assigned: std::mem::take(&mut state.assigned),
+            resolving: Vec::new(),
+            now: Vec::new(),
+            file: 0,
+            class_attrs: std::mem::take(&mut state.class_attrs),
+            defining: Vec::new(),
+            instances: std::mem::take(&mut state.instances),
+            taken: std::mem::take(&mut state.taken),
+            deciding: Vec::new(),
+            lists: std::mem::take(&mut state.lists),
+            dicts: std::mem::take(&mut state.dicts),
+            envs: std::mem::take(&mut state.envs),
+            excs: std::mem::take(&mut state.excs),
+            prune_at: state.prune_at.max(1024),
+        }
+    }
+
+    /// The state to keep for the process's next call.
+    pub(crate) fn into_state(self) -> State {
+        State {
+            assigned: self.assigned,
+            taken: self.taken,
+            class_attrs: self.class_attrs,
+            instances: self.instances,
+            lists: self.lists,
+            dicts: self.dicts,
+            envs: self.envs,
+            excs: self.excs,
+            prune_at: self.prune_at,
+        }
+    }
 }
 
 impl<'p> Interp<'p, '_> {
@@ -181,11 +283,13 @@ impl<'p> Interp<'p, '_> {
             Signal::Stop(diagnostic) => Outcome::Unsupported(*diagnostic),
             Signal::Raise(raised) => {
                 self.steps = 0;
+                self.file = raised.file;
                 let message = self.exc_str(&raised.exc, raised.at).unwrap_or_default();
                 Outcome::Raised {
                     exc_type: raised.exc.class.to_string(),
                     message,
                     span: self.span(raised.at),
+                    path: self.path().to_owned(),
                 }
             }
         }
@@ -255,7 +359,11 @@ impl<'p> Interp<'p, '_> {
         at: At,
     ) -> R<Val> {
         let (body, frame) = self.bind_call(index, args, kwargs, at)?;
-        self.execute(body, frame, at)
+        if self.calls >= MAX_CALL_DEPTH {
+            return Err(self.too_many_calls(at));
+        }
+        let file = self.program.functions.get(index).map_or(self.file, |f| f.file);
+        self.in_file(file, |interp| interp.execute(body, frame, at))
     }
 
     /// The body and the bound parameters of a call. Binding happens in this frame, which
@@ -283,7 +391,9 @@ impl<'p> Interp<'p, '_> {
         for (param, slot) in params.iter().zip(slots) {
             let value = match (slot, &param.default) {
                 (Some(value), _) => value,
-                (None, Some(default)) => self.eval(&mut Frame::module(), default)?,
+                (None, Some(default)) => {
+                    self.in_file(function.file, |i| i.eval(&mut Frame::module(), default))?
+                }
                 (None, None) => Val::None,
             };
             frame.set(param.name.clone(), value);
@@ -394,13 +504,27 @@ impl<'p> Interp<'p, '_> {
 
     /// The span of a byte range of the file.
     pub(crate) fn span(&self, at: At) -> Span {
-        self.lines.span(at.0, at.1)
+        self.lines
+            .get(self.file)
+            .map_or(Span::point(swaplab_base::diagnostic::Position::START), |l| l.span(at.0, at.1))
+    }
+
+    /// The path of the unit whose code is running.
+    pub(crate) fn path(&self) -> &'p str {
+        self.program.units.get(self.file).map_or("", |u| u.path.as_str())
+    }
+
+    /// Runs `f` with unit `file`'s code running, then goes back to the one before.
+    pub(crate) fn in_file<T>(&mut self, file: usize, f: impl FnOnce(&mut Self) -> T) -> T {
+        let before = std::mem::replace(&mut self.file, file);
+        let result = f(self);
+        self.file = before;
+        result
     }
 
     /// Stops the run with a diagnostic.
     pub(crate) fn stop(&self, code: &str, message: impl Into<String>, at: At) -> Signal {
-        let diagnostic =
-            Diagnostic::error(&self.program.path, self.span(at), Phase::Read, code, message);
+        let diagnostic = Diagnostic::error(self.path(), self.span(at), Phase::Read, code, message);
         Signal::Stop(Box::new(diagnostic))
     }
 
@@ -422,7 +546,7 @@ impl<'p> Interp<'p, '_> {
 
     /// Raises `class(*args)`.
     pub(crate) fn raise_with(&self, class: &str, args: Vec<Val>, at: At) -> Signal {
-        Signal::Raise(Box::new(Raised { exc: Val::exception(class, args), at }))
+        Signal::Raise(Box::new(Raised { exc: Val::exception(class, args), at, file: self.file }))
     }
 
     /// Raises `MemoryError`: a value beyond [`MAX_SIZE`].
@@ -490,58 +614,6 @@ impl<'p> Interp<'p, '_> {
                 + self.excs.len()
                 + self.instances.len();
             self.prune_at = tracked * 2 + 1024;
-        }
-    }
-
-    /// Empties every list and dict still alive, and every scope a lambda closed over (with
-    /// the scopes around it), breaking reference cycles.
-    fn break_cycles(&mut self) {
-        for weak in std::mem::take(&mut self.instances) {
-            if let Some(instance) = weak.upgrade()
-                && let Ok(mut attrs) = instance.attrs.try_borrow_mut()
-            {
-                let taken = std::mem::take(&mut *attrs);
-                drop(attrs);
-                drop(taken);
-            }
-        }
-        let class_attrs = std::mem::take(&mut self.class_attrs);
-        drop(class_attrs);
-        for weak in std::mem::take(&mut self.excs) {
-            if let Some(exc) = weak.upgrade() {
-                let cause = exc.cause.take();
-                let context = exc.context.take();
-                drop((cause, context));
-            }
-        }
-        for weak in std::mem::take(&mut self.envs) {
-            let mut env = weak.upgrade();
-            while let Some(scope) = env {
-                if let Ok(mut vars) = scope.vars.try_borrow_mut() {
-                    let taken = std::mem::take(&mut *vars);
-                    drop(vars);
-                    drop(taken);
-                }
-                env = scope.parent.clone();
-            }
-        }
-        for weak in std::mem::take(&mut self.lists) {
-            if let Some(list) = weak.upgrade()
-                && let Ok(mut items) = list.items.try_borrow_mut()
-            {
-                let taken = std::mem::take(&mut *items);
-                drop(items);
-                drop(taken);
-            }
-        }
-        for weak in std::mem::take(&mut self.dicts) {
-            if let Some(dict) = weak.upgrade()
-                && let Ok(mut entries) = dict.entries.try_borrow_mut()
-            {
-                let taken = std::mem::take(&mut *entries);
-                drop(entries);
-                drop(taken);
-            }
         }
     }
 
@@ -657,7 +729,7 @@ impl<'p> Interp<'p, '_> {
             Err(Signal::Raise(raised)) => {
                 let class = Val::ExcClass(raised.exc.class.clone());
                 let args = vec![class, Val::Exc(raised.exc.clone()), Val::None];
-                self.handling.push((raised.exc.clone(), raised.at));
+                self.handling.push((raised.exc.clone(), raised.at, raised.file));
                 let exited = self.call_value(exit, args, Vec::new(), expr.at);
                 self.handling.pop();
                 match exited {
@@ -773,9 +845,11 @@ impl<'p> Interp<'p, '_> {
     ) -> Signal {
         let Some(exc) = exc else {
             return match self.handling.last() {
-                Some((exc, raised_at)) => {
-                    Signal::Raise(Box::new(Raised { exc: exc.clone(), at: *raised_at }))
-                }
+                Some((exc, raised_at, file)) => Signal::Raise(Box::new(Raised {
+                    exc: exc.clone(),
+                    at: *raised_at,
+                    file: *file,
+                })),
                 None => self.raise("RuntimeError", "No active exception to reraise", at),
             };
         };
@@ -810,7 +884,7 @@ impl<'p> Interp<'p, '_> {
             self.excs.push(Rc::downgrade(&raised));
             self.prune();
         }
-        Signal::Raise(Box::new(Raised { exc: raised, at }))
+        Signal::Raise(Box::new(Raised { exc: raised, at, file: self.file }))
     }
 
     /// Sets `exc.__context__` to the exception being handled, as raising inside an
@@ -867,14 +941,14 @@ impl<'p> Interp<'p, '_> {
                     continue;
                 }
             }
-            if let Some((handled, _)) = self.handling.last() {
+            if let Some((handled, _, _)) = self.handling.last() {
                 let handled = handled.clone();
                 self.chain(&raised.exc, &handled);
             }
             if let Some(name) = &handler.name {
                 f.set(name.clone(), Val::Exc(raised.exc.clone()));
             }
-            self.handling.push((raised.exc.clone(), raised.at));
+            self.handling.push((raised.exc.clone(), raised.at, raised.file));
             let result = self.block(f, &handler.body);
             self.handling.pop();
             if let Err(Signal::Raise(escaping)) = &result {
@@ -1059,7 +1133,7 @@ impl<'p> Interp<'p, '_> {
             ExprKind::Comp { kind, elt, value, clauses } => {
                 self.comprehension(f, *kind, elt, value.as_deref(), clauses, e.at)
             }
-            ExprKind::Lambda(def) => self.eval_lambda(f, def, e.at),
+            ExprKind::Lambda(def) => self.eval_lambda(f, def),
         }
     }
 
@@ -1440,19 +1514,11 @@ impl<'p> Interp<'p, '_> {
     // ----- lambdas -----
 
     /// `lambda …: …`: its defaults evaluated now, the scope around it kept.
-    fn eval_lambda(&mut self, f: &mut Frame<'p>, def: &'p LambdaDef, at: At) -> R<Val> {
+    fn eval_lambda(&mut self, f: &mut Frame<'p>, def: &'p Arc<LambdaDef>) -> R<Val> {
         let mut defaults = Vec::new();
         for default in def.params.iter().filter_map(|(_, d)| d.as_ref()) {
             defaults.push(self.eval(f, default)?);
         }
-        let index = match self.lambda_index.get(&at.0) {
-            Some(&index) => index,
-            None => {
-                self.lambdas.push(def);
-                self.lambda_index.insert(at.0, self.lambdas.len() - 1);
-                self.lambdas.len() - 1
-            }
-        };
         let qualname = self.qualname(&f.env);
         let env = match f.env.scope {
             Scope::Module => None,
@@ -1462,7 +1528,13 @@ impl<'p> Interp<'p, '_> {
                 Some(f.env.clone())
             }
         };
-        Ok(Val::Lambda(Rc::new(Closure { def: index, qualname, defaults, env })))
+        Ok(Val::Lambda(Rc::new(Closure {
+            def: def.clone(),
+            qualname,
+            defaults,
+            env,
+            file: self.file,
+        })))
     }
 
     /// `__qualname__` of a lambda created in `env`: `f.<locals>.<lambda>`.
@@ -1494,7 +1566,8 @@ impl<'p> Interp<'p, '_> {
         kwargs: Vec<(String, Val)>,
         at: At,
     ) -> R<Val> {
-        let Some(def) = self.lambdas.get(closure.def).copied() else {
+        let program = self.program;
+        let Some(def) = program.lambdas.iter().find(|d| Arc::ptr_eq(d, &closure.def)) else {
             return Err(self.raise("NameError", "lambda not found", at));
         };
         let spec: Vec<(&str, bool)> =
@@ -1511,7 +1584,7 @@ impl<'p> Interp<'p, '_> {
             return Err(self.too_many_calls(at));
         }
         self.calls += 1;
-        let result = self.eval(&mut frame, &def.body);
+        let result = self.in_file(closure.file, |interp| interp.eval(&mut frame, &def.body));
         self.calls -= 1;
         result
     }
@@ -1519,9 +1592,23 @@ impl<'p> Interp<'p, '_> {
     /// A module-level name: its last binding, or while a module-level assignment is
     /// evaluated, its last binding before that assignment; else a builtin.
     fn global(&mut self, name: &str, at: At) -> R<Val> {
+        self.unit_global(self.file, name, at)
+    }
+
+    /// Module-level `name` of unit `unit`: while the running code is that unit's own
+    /// module-level code, its last binding before where that code stands.
+    pub(crate) fn unit_global(&mut self, unit: usize, name: &str, at: At) -> R<Val> {
         let program = self.program;
-        let now = self.now.last().copied().unwrap_or(usize::MAX);
-        let versions = program.globals.get(name).map(Vec::as_slice).unwrap_or_default();
+        let now = match self.now.last() {
+            Some(&(file, position)) if file == unit => position,
+            _ => usize::MAX,
+        };
+        let versions = program
+            .units
+            .get(unit)
+            .and_then(|u| u.globals.get(name))
+            .map(Vec::as_slice)
+            .unwrap_or_default();
         let mut found = None;
         for (_, global) in versions.iter().rev().filter(|(position, _)| *position < now) {
             if let Some(global) = self.unguarded(global)? {
@@ -1535,15 +1622,42 @@ impl<'p> Interp<'p, '_> {
             Some(Global::ToolResult) => Ok(Val::ToolResult),
             Some(Global::Client) => Ok(Val::Client),
             Some(Global::Module(module)) => Ok(Val::Module(*module)),
+            Some(Global::Unit(unit)) => Ok(Val::Unit(*unit)),
             Some(Global::Class(class)) => Ok(Val::Class(*class)),
             Some(Global::Builtin(builtin)) => Ok(Val::Builtin(*builtin)),
             Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
             Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
             Some(Global::Value(index)) => self.assigned_value(*index, name, at),
+            Some(Global::Guarded(..)) | None if unit != self.file => {
+                Err(self.module_attribute_error(unit, name, at))
+            }
             Some(Global::Guarded(..)) | None => builtin_value(name).ok_or_else(|| {
                 self.raise("NameError", format!("name '{name}' is not defined"), at)
             }),
         }
+    }
+
+    /// `module.name` for a name the project's module does not bind: its submodule, if
+    /// imported, else CPython's `AttributeError`.
+    #[cold]
+    fn module_attribute_error(&self, unit: usize, name: &str, at: At) -> Signal {
+        let module = self.program.units.get(unit).map_or("?", |u| u.module.as_str());
+        let message = format!("module '{module}' has no attribute '{name}'");
+        self.raise("AttributeError", message, at)
+    }
+
+    /// `module.name` on a module of the project: a name it binds, or its submodule.
+    pub(crate) fn unit_attribute(&mut self, unit: usize, name: &str, at: At) -> R<Val> {
+        let program = self.program;
+        let binds = program.units.get(unit).is_some_and(|u| u.globals.contains_key(name));
+        if !binds {
+            let wanted = format!("{}.{name}", program.units.get(unit).map_or("", |u| &u.module));
+            if let Some(sub) = program.units.iter().position(|u| u.module == wanted) {
+                return Ok(Val::Unit(sub));
+            }
+            return Err(self.module_attribute_error(unit, name, at));
+        }
+        self.unit_global(unit, name, at)
     }
 
     /// A binding, if the module-level `if` branches it was made in are those taken.
@@ -1568,11 +1682,11 @@ impl<'p> Interp<'p, '_> {
             return Ok(usize::MAX);
         }
         self.deciding.push(cond);
-        self.now.push(conditional.position);
+        self.now.push((conditional.file, conditional.position));
         let mut result = Ok(conditional.tests.len());
         for (branch, test) in conditional.tests.iter().enumerate() {
             let Some(test) = test else { continue };
-            match self.eval(&mut Frame::module(), test) {
+            match self.in_file(conditional.file, |i| i.eval(&mut Frame::module(), test)) {
                 Ok(value) if value.truthy() => {
                     result = Ok(branch);
                     break;
@@ -1611,11 +1725,12 @@ impl<'p> Interp<'p, '_> {
             return Err(not_defined(self));
         }
         self.resolving.push(index);
-        self.now.push(assignment.position);
+        self.now.push((assignment.file, assignment.position));
         let mut frame = Frame::module();
-        let result = self.eval(&mut frame, expr).and_then(|value| {
+        let result = self.in_file(assignment.file, |interp| {
+            let value = interp.eval(&mut frame, expr)?;
             for target in &assignment.targets {
-                self.assign(&mut frame, target, value.clone(), expr.at)?;
+                interp.assign(&mut frame, target, value.clone(), expr.at)?;
             }
             Ok(())
         });
@@ -1833,11 +1948,13 @@ impl<'p> Interp<'p, '_> {
                     ));
                     continue;
                 }
-                super::ast::FieldDefault::Value(expr) => self.eval(&mut Frame::module(), expr)?,
-                super::ast::FieldDefault::Factory(expr) => {
-                    let factory = self.eval(&mut Frame::module(), expr)?;
-                    self.call_value(factory, Vec::new(), Vec::new(), expr.at)?
+                super::ast::FieldDefault::Value(expr) => {
+                    self.in_file(model.file, |i| i.eval(&mut Frame::module(), expr))?
                 }
+                super::ast::FieldDefault::Factory(expr) => self.in_file(model.file, |i| {
+                    let factory = i.eval(&mut Frame::module(), expr)?;
+                    i.call_value(factory, Vec::new(), Vec::new(), expr.at)
+                })?,
                 super::ast::FieldDefault::Unsupported(diagnostic) => {
                     return Err(Signal::Stop(diagnostic.clone()));
                 }

@@ -32,7 +32,8 @@ pub(crate) fn unfollowed(program: &Program, function: &Function) -> Option<Strin
     let mut walk = Walk { program, function, bound, found: None };
     walk.block(body);
     let (what, at) = walk.found?;
-    let line = LineIndex::with_table(&program.text, &program.lines).position(at).line;
+    let unit = program.units.get(function.file)?;
+    let line = LineIndex::with_table(&unit.text, &unit.lines).position(at).line;
     Some(format!("{what} (line {line})"))
 }
 
@@ -130,13 +131,23 @@ impl Walk<'_> {
         if self.found.is_some() || self.bound.contains(name) {
             return;
         }
-        let what = match self.program.globals.get(name).and_then(|v| v.last()).map(|(_, g)| g) {
+        let globals = self.program.units.get(self.function.file).map(|u| &u.globals);
+        let what = match globals.and_then(|g| g.get(name)).and_then(|v| v.last()).map(|(_, g)| g) {
             Some(Global::Function(i)) => {
-                let called = self.program.functions.get(*i).map(|f| f.name.as_str());
-                if called == Some(self.function.name.as_str()) {
+                let called = self.program.functions.get(*i);
+                if called.is_some_and(|f| std::ptr::eq(f, self.function)) {
                     return;
                 }
-                format!("it calls `{name}`, a function of the file the reading does not follow")
+                if called.is_some_and(|f| f.file != self.function.file) {
+                    format!(
+                        "it calls `{name}`, a function of another file the reading does not follow"
+                    )
+                } else {
+                    format!("it calls `{name}`, a function of the file the reading does not follow")
+                }
+            }
+            Some(Global::Unit(_)) => {
+                format!("it uses `{name}`, a module of the project the reading does not follow")
             }
             Some(Global::Other(what)) => {
                 format!("it uses {what}, outside the Python subset Swap Lab reads")

@@ -101,6 +101,7 @@ mod eval;
 mod follow;
 mod format;
 mod json;
+mod link;
 mod ops;
 mod parse;
 mod runtime;
@@ -112,6 +113,8 @@ use serde::Serialize;
 
 use swaplab_base::diagnostic::{Diagnostic, LineTable, Span};
 
+pub(crate) use ast::LambdaDef;
+pub use link::Library;
 pub use value::PyValue;
 
 /// Evaluation steps one call may take: each statement and expression evaluated is one
@@ -196,6 +199,9 @@ pub enum Outcome {
         message: String,
         /// Where it was raised.
         span: Span,
+        /// The file `span` is in: the called function's, or a project module's it
+        /// imports.
+        path: String,
     },
     /// The body used something outside the supported subset, or hit a limit; the
     /// diagnostic points at the token (code `swaplab.python.unsupported` or
@@ -203,32 +209,65 @@ pub enum Outcome {
     Unsupported(Diagnostic),
 }
 
-/// One file, compiled: its functions, models and module-level names, ready to call.
+/// One file, compiled, with the project's modules it imports: its functions, models and
+/// module-level names, ready to call.
 #[derive(Clone, Debug)]
 pub struct Program {
-    /// Syntax errors and constructs outside the subset, in file order. A function whose
-    /// body has one is kept; calling it returns [`Outcome::Unsupported`].
+    /// Syntax errors and constructs outside the subset in the file itself, in file
+    /// order. A function whose body has one is kept; calling it returns
+    /// [`Outcome::Unsupported`]. (An imported module's problems are reported where it
+    /// is read as a file of its own.)
     pub diagnostics: Vec<Diagnostic>,
-    path: String,
-    text: String,
-    /// `text`'s lines, indexed once for every call's spans.
-    lines: LineTable,
+    /// The file (`units[0]`) and the project's modules it imports, in the order they
+    /// were first imported.
+    units: Vec<Unit>,
     functions: Vec<ast::Function>,
     models: Vec<ast::Model>,
     classes: Vec<ast::ClassDef>,
-    /// Every binding of each module-level name, in file order.
-    globals: BTreeMap<String, ast::Versions>,
     assignments: Vec<ast::Assignment>,
     conditionals: Vec<ast::Conditional>,
     /// User-defined exception classes and their base class.
     exc_parents: BTreeMap<String, String>,
+    /// Every `lambda` of the files.
+    lambdas: Vec<std::sync::Arc<LambdaDef>>,
+}
+
+/// One file of a [`Program`]: its text and its module-level names.
+#[derive(Clone, Debug)]
+pub(crate) struct Unit {
+    pub(crate) path: String,
+    /// The dotted name it is imported by.
+    pub(crate) module: String,
+    pub(crate) text: String,
+    /// `text`'s lines, indexed once for every call's spans.
+    pub(crate) lines: LineTable,
+    /// Every binding of each module-level name, in file order.
+    pub(crate) globals: BTreeMap<String, ast::Versions>,
+}
+
+impl Unit {
+    fn new(path: &str, text: &str, module: String) -> Unit {
+        Unit {
+            path: path.to_owned(),
+            module,
+            text: text.to_owned(),
+            lines: LineTable::new(text),
+            globals: BTreeMap::new(),
+        }
+    }
 }
 
 /// Compiles every module-level `def`/`async def` (tools and plain helpers) and every
 /// pydantic `BaseModel` class of one file. Never panics; problems become
 /// [`Program::diagnostics`].
 pub fn compile_module(path: &str, text: &str) -> Program {
-    compile::compile(path, text)
+    compile::compile(path, text, &Library::default())
+}
+
+/// [`compile_module`], with the project's own modules importable from `library`: a
+/// `from lib.hubspot import HubSpotClient` in the file runs `lib/hubspot.py`'s code.
+pub fn compile_linked(path: &str, text: &str, library: &Library<'_>) -> Program {
+    compile::compile(path, text, library)
 }
 
 impl Program {
@@ -243,7 +282,9 @@ impl Program {
         self.functions
             .iter()
             .enumerate()
-            .filter(|(i, f)| f.class.is_none() && self.function_index(&f.name) == Some(*i))
+            .filter(|(i, f)| {
+                f.class.is_none() && f.file == 0 && self.function_index(&f.name) == Some(*i)
+            })
             .map(|(_, f)| f.name.as_str())
             .collect()
     }
@@ -261,11 +302,14 @@ impl Program {
         host: &mut dyn Host,
     ) -> Outcome {
         match self.function_index(function) {
-            Some(index) => eval::run(self, index, kwargs, with_context, host),
+            Some(index) => {
+                eval::run(self, &mut eval::State::default(), index, kwargs, with_context, host)
+            }
             None => Outcome::Raised {
                 exc_type: "NameError".to_owned(),
                 message: format!("name '{function}' is not defined"),
                 span: Span::point(swaplab_base::diagnostic::Position::START),
+                path: self.path().to_owned(),
             },
         }
     }
@@ -281,7 +325,76 @@ impl Program {
     }
 
     /// The function that `name` refers to at module level (the last definition wins).
+    pub(crate) fn function_at(&self, name: &str) -> Option<usize> {
+        self.function_index(name)
+    }
+
+    /// The function that `name` refers to at module level of the file itself (the last
+    /// definition wins).
     fn function_index(&self, name: &str) -> Option<usize> {
-        self.functions.iter().rposition(|f| f.class.is_none() && f.name == name)
+        self.functions.iter().rposition(|f| f.class.is_none() && f.file == 0 && f.name == name)
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &str {
+        self.units.first().map_or("", |u| u.path.as_str())
+    }
+
+    /// The paths of the project's files it imports (not its own), in import order; a
+    /// namespace package is its folder, with a trailing `/`.
+    pub fn imported_paths(&self) -> impl Iterator<Item = &str> {
+        self.units.iter().skip(1).map(|u| u.path.as_str())
+    }
+
+    /// Whether every file it was compiled from still has the text it had: `text_of`
+    /// gives a path's text now (`None` when it is gone).
+    pub fn is_current<'t>(&self, text_of: impl Fn(&str) -> Option<&'t str>) -> bool {
+        self.units
+            .iter()
+            .all(|u| u.path.ends_with('/') || text_of(&u.path).is_some_and(|t| t == u.text))
+    }
+}
+
+/// A program running as a process: its modules are imported once, and what their code
+/// computes at module level (a `NOTES = []` a handler appends to, a client built once)
+/// stays from one call to the next, as in a Python process that serves many requests.
+/// [`Program::call`] is a process that ends after one call.
+pub struct Process {
+    program: std::sync::Arc<Program>,
+    state: eval::State,
+}
+
+impl Process {
+    /// A new process running `program`, nothing imported yet.
+    pub fn new(program: std::sync::Arc<Program>) -> Process {
+        Process { program, state: eval::State::default() }
+    }
+
+    /// The program it runs.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// [`Program::call`], in this process: module-level values computed by earlier calls
+    /// are kept.
+    pub fn call(
+        &mut self,
+        function: &str,
+        kwargs: &[(String, PyValue)],
+        with_context: bool,
+        host: &mut dyn Host,
+    ) -> Outcome {
+        match self.program.function_at(function) {
+            Some(index) => {
+                eval::run(&self.program, &mut self.state, index, kwargs, with_context, host)
+            }
+            None => self.program.call(function, kwargs, with_context, host),
+        }
+    }
+}
+
+impl std::fmt::Debug for Process {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Process").field("program", &self.program.path()).finish_non_exhaustive()
     }
 }

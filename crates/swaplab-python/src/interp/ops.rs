@@ -49,7 +49,7 @@ impl Interp<'_, '_> {
             Val::Model(_) | Val::ToolResult | Val::ExcClass(_) | Val::Type(_) => "type",
             Val::Builtin(_) | Val::Bound(_) => "builtin_function_or_method",
             Val::Foreign(_) => "object",
-            Val::Module(_) => "module",
+            Val::Module(_) | Val::Unit(_) => "module",
             Val::Instance(instance) => return self.class_name(instance.class).to_owned(),
             Val::Class(_) => "type",
             Val::Method(_) => "method",
@@ -973,6 +973,7 @@ impl Interp<'_, '_> {
                 Err(self.raise("AttributeError", message, at))
             }
             Val::Module(module) => self.module_attr(*module, name, at),
+            Val::Unit(unit) => self.unit_attribute(*unit, name, at),
             Val::Instance(_) => self.instance_attr(&value, name, at),
             Val::Class(class) => self.class_attr(*class, name, at),
             Val::Super(method) => self.super_attr(method, name, at),
@@ -1382,6 +1383,12 @@ impl Interp<'_, '_> {
             Val::Bound(bound) => format!("<built-in method {}>", bound.name),
             Val::Foreign(what) => format!("<{what}>"),
             Val::Module(module) => format!("<module '{}'>", module.name()),
+            Val::Unit(unit) => {
+                let unit = self.program.units.get(*unit);
+                let module = unit.map_or("?", |u| u.module.as_str());
+                let path = unit.map_or("?", |u| u.path.as_str());
+                format!("<module '{module}' from '{path}'>")
+            }
             Val::Class(class) => format!("<class '{}'>", self.class_name(*class)),
             Val::Method(method) => match &method.function {
                 Val::Function(i) => {
@@ -1512,6 +1519,7 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Str(x), Val::Str(y)) => Rc::ptr_eq(x, y) || x == y,
         (Val::Bytes(x), Val::Bytes(y)) => Rc::ptr_eq(x, y) || x == y,
         (Val::Module(x), Val::Module(y)) => x == y,
+        (Val::Unit(x), Val::Unit(y)) => x == y,
         (Val::Class(x), Val::Class(y)) => x == y,
         (Val::Instance(x), Val::Instance(y)) => Rc::ptr_eq(x, y),
         (Val::Method(x), Val::Method(y)) | (Val::Super(x), Val::Super(y)) => Rc::ptr_eq(x, y),

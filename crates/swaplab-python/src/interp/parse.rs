@@ -292,7 +292,9 @@ impl<'s, 'a> Parser<'s, 'a> {
         self.pos += 1;
         let body = self.expr()?;
         let at = (start, body.at.1);
-        self.node(ExprKind::Lambda(Box::new(LambdaDef { params, body })), at)
+        let def = std::sync::Arc::new(LambdaDef { params, body });
+        self.src.lambdas.borrow_mut().push(def.clone());
+        self.node(ExprKind::Lambda(def), at)
     }
 
     fn peek_op(&self, op: &str) -> bool {

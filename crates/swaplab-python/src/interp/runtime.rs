@@ -50,6 +50,8 @@ pub(crate) enum Val {
     Builtin(Builtin),
     /// A module of the standard library the subset knows.
     Module(StdModule),
+    /// A module of the project itself: its unit in the program.
+    Unit(usize),
     /// A method looked up on a value, not called yet.
     Bound(Rc<BoundObj>),
     /// Something outside the subset (an imported module or name, a class): using it
@@ -151,10 +153,12 @@ pub(crate) enum Scope {
 /// A lambda: its definition (an index into the run's table), `__qualname__`, the values
 /// of its defaults (evaluated when the lambda was), and the scope it was created in.
 pub(crate) struct Closure {
-    pub(crate) def: usize,
+    pub(crate) def: std::sync::Arc<super::ast::LambdaDef>,
     pub(crate) qualname: Rc<str>,
     pub(crate) defaults: Vec<Val>,
     pub(crate) env: Option<Rc<Env>>,
+    /// The unit it was made in: its free names are that module's.
+    pub(crate) file: usize,
 }
 
 /// Frees the values on `stack` and everything only they hold, without recursion.
