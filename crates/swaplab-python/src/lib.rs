@@ -49,6 +49,7 @@ pub use body::{
 };
 pub use interp::{
     Host, HostError, Library, Outcome, Process, Program, PyValue, compile_linked, compile_module,
+    read_dotenv,
 };
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};

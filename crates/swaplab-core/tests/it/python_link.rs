@@ -153,3 +153,52 @@ fn a_circular_import_sees_the_names_bound_so_far() {
         compile_linked("main.py", "from a import Y, Z\n\ndef f():\n    return [Y, Z]\n", &library);
     assert_eq!(returned(program.call("f", &[], false, &mut Nothing)).repr(), "[2, 3]");
 }
+
+#[test]
+fn the_environment_paths_and_dotenv_are_the_processes() {
+    let script = "import os, sys\nfrom dotenv import load_dotenv\nfrom os.path import dirname, abspath, join\n\n\
+                  ROOT = dirname(dirname(abspath(__file__)))\nsys.path.insert(0, ROOT)\nload_dotenv()\n\
+                  BASE = os.environ.get('HUBSPOT_BASE_URL', 'http://unset')\n\n\
+                  def f():\n    os.environ.setdefault('HUBSPOT_ACCESS_TOKEN', 'mock-token')\n    \
+                  return [ROOT, BASE, os.getenv('HUBSPOT_ACCESS_TOKEN'), os.getenv('NOPE', 'd'), \
+                  join(ROOT, 'scripts', 'x.py'), sys.path[0], __name__]\n\n\
+                  def g():\n    return os.environ['MISSING']\n\n\
+                  def h():\n    return os.listdir('.')\n";
+    let program = Arc::new(compile_linked("p/scripts/run.py", script, &library()));
+    let env = vec![("HUBSPOT_BASE_URL".to_owned(), "http://127.0.0.1:8787".to_owned())];
+    let mut process = Process::with_environment(program.clone(), env);
+    assert_eq!(
+        returned(process.call("f", &[], false, &mut Nothing)).repr(),
+        "['/p', 'http://127.0.0.1:8787', 'mock-token', 'd', '/p/scripts/x.py', '/', 'p.scripts.run']"
+    );
+    let Outcome::Raised { exc_type, message, .. } = process.call("g", &[], false, &mut Nothing)
+    else {
+        panic!()
+    };
+    assert_eq!((exc_type.as_str(), message.as_str()), ("KeyError", "'MISSING'"));
+    assert!(matches!(process.call("h", &[], false, &mut Nothing), Outcome::Unsupported(_)));
+    // Module-level statements that bind nothing (`sys.path.insert`, `load_dotenv()`)
+    // are accepted and not run: imports resolve from the project's roots anyway.
+    // A fresh process has only what it was started with.
+    assert_eq!(
+        returned(program.call("f", &[], false, &mut Nothing)).repr(),
+        "['/p', 'http://unset', 'mock-token', 'd', '/p/scripts/x.py', '/', 'p.scripts.run']"
+    );
+}
+
+#[test]
+fn dotenv_files_read_as_python_dotenv_reads_them() {
+    let text = "# settings\nHUBSPOT_BASE_URL=http://127.0.0.1:8787  # the mock\nexport TOKEN=\"mock\\ttoken\"\n\
+                QUOTED='a # b'\nnot a line\nTOKEN2 = spaced \nTOKEN2=later\n";
+    let pairs: Vec<(String, String)> = swaplab_core::python::read_dotenv(text);
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    assert_eq!(
+        pairs,
+        [
+            ("HUBSPOT_BASE_URL", "http://127.0.0.1:8787"),
+            ("TOKEN", "mock\ttoken"),
+            ("QUOTED", "a # b"),
+            ("TOKEN2", "later"),
+        ]
+    );
+}

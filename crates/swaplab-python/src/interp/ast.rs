@@ -310,6 +310,9 @@ pub(crate) enum Global {
     Value(usize),
     /// A module of the project itself (`import lib.hubspot as hs`): its unit.
     Unit(usize),
+    /// A name of a standard module the subset knows (`from os import environ`), looked
+    /// up on the module when it is used.
+    StdName(super::runtime::StdModule, String),
     /// An imported module or name, or a class, outside the subset: using it stops the run.
     Other(String),
     /// A binding made in a branch of module-level `if`s: `(conditional, branch)` pairs,

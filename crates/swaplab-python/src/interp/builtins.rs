@@ -839,6 +839,12 @@ impl Interp<'_, '_> {
             )),
             Builtin::JsonDumps => self.json_dumps(args, kwargs, at),
             Builtin::JsonLoads => self.json_loads(args, kwargs, at),
+            Builtin::Getenv
+            | Builtin::LoadDotenv
+            | Builtin::PathJoin
+            | Builtin::PathDirname
+            | Builtin::PathBasename
+            | Builtin::PathAbspath => self.call_os(builtin, args, kwargs, at),
             Builtin::Abs => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 1, at)?);
                 match value.unwrap_or(Val::None) {

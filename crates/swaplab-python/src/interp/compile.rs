@@ -570,6 +570,10 @@ impl Module<'_> {
                 let global = match module.as_str() {
                     "json" => Global::Module(StdModule::Json),
                     "json.decoder" => Global::Module(StdModule::JsonDecoder),
+                    "os" => Global::Module(StdModule::Os),
+                    "os.path" | "posixpath" => Global::Module(StdModule::OsPath),
+                    "sys" => Global::Module(StdModule::Sys),
+                    "dotenv" => Global::Module(StdModule::Dotenv),
                     _ => Global::Other(format!("the module `{module}`")),
                 };
                 self.bind(bound, global);
@@ -612,6 +616,14 @@ impl Module<'_> {
                 }
             } else if module == CLIENT_MODULE {
                 Global::Client
+            } else if let Some(std) = match module.as_str() {
+                "os" => Some(StdModule::Os),
+                "os.path" | "posixpath" => Some(StdModule::OsPath),
+                "sys" => Some(StdModule::Sys),
+                "dotenv" => Some(StdModule::Dotenv),
+                _ => None,
+            } {
+                Global::StdName(std, name.clone())
             } else if (module.as_str(), name.as_str()) == ("json", "dumps") {
                 Global::Builtin(Builtin::JsonDumps)
             } else if (module.as_str(), name.as_str()) == ("json", "loads") {

@@ -122,6 +122,11 @@ pub(crate) struct Interp<'p, 'h> {
     /// Exceptions given a cause or a context, which can chain back to them.
     excs: Vec<Weak<ExcObj>>,
     prune_at: usize,
+    /// The environment the process was started with, `os.environ` once made, and
+    /// `sys.path`.
+    pub(crate) env: Rc<[(String, String)]>,
+    pub(crate) environ: Option<Val>,
+    pub(crate) sys_path: Option<Val>,
 }
 
 /// What a process keeps between calls: the module-level values its code has computed
@@ -139,6 +144,9 @@ pub(crate) struct State {
     envs: Vec<Weak<Env>>,
     excs: Vec<Weak<ExcObj>>,
     prune_at: usize,
+    pub(crate) env: Rc<[(String, String)]>,
+    environ: Option<Val>,
+    sys_path: Option<Val>,
 }
 
 impl State {
@@ -243,6 +251,9 @@ impl<'p, 'h> Interp<'p, 'h> {
             envs: std::mem::take(&mut state.envs),
             excs: std::mem::take(&mut state.excs),
             prune_at: state.prune_at.max(1024),
+            env: state.env.clone(),
+            environ: state.environ.take(),
+            sys_path: state.sys_path.take(),
         }
     }
 
@@ -258,6 +269,9 @@ impl<'p, 'h> Interp<'p, 'h> {
             envs: self.envs,
             excs: self.excs,
             prune_at: self.prune_at,
+            env: self.env,
+            environ: self.environ,
+            sys_path: self.sys_path,
         }
     }
 }
@@ -1623,11 +1637,19 @@ impl<'p> Interp<'p, '_> {
             Some(Global::Client) => Ok(Val::Client),
             Some(Global::Module(module)) => Ok(Val::Module(*module)),
             Some(Global::Unit(unit)) => Ok(Val::Unit(*unit)),
+            Some(Global::StdName(module, name)) => self.module_attr(*module, name, at),
             Some(Global::Class(class)) => Ok(Val::Class(*class)),
             Some(Global::Builtin(builtin)) => Ok(Val::Builtin(*builtin)),
             Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
             Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
             Some(Global::Value(index)) => self.assigned_value(*index, name, at),
+            Some(Global::Guarded(..)) | None if name == "__file__" => {
+                Ok(Val::str(&format!("/{}", program.units.get(unit).map_or("", |u| &u.path))))
+            }
+            Some(Global::Guarded(..)) | None if name == "__name__" => {
+                let module = program.units.get(unit).map_or("", |u| u.module.as_str());
+                Ok(Val::str(module.rsplit('/').next().unwrap_or(module)))
+            }
             Some(Global::Guarded(..)) | None if unit != self.file => {
                 Err(self.module_attribute_error(unit, name, at))
             }

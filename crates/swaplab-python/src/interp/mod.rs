@@ -11,9 +11,21 @@
 //! The subset (Python 3.12 semantics; anything else stops the run with
 //! [`Outcome::Unsupported`] at the token, never a guess):
 //!
+//! - **The project's own modules** ([`compile_linked`] with a [`Library`]): `from
+//!   lib.hubspot import Client as C`, `import lib.hubspot as hs`, `import a.b`, packages
+//!   (`__init__.py`, namespace folders) and relative imports, resolved from the
+//!   project's roots as Python's path finder does (see `link.rs`). An imported name is
+//!   the imported module's binding; its code runs in its own file, so spans and
+//!   tracebacks point there. A [`Process`] imports each module once and keeps what its
+//!   module-level code computed from one call to the next.
+//! - **The environment** (`os.rs`): `os.environ` (a dict made once per process from
+//!   the environment it was started with), `os.getenv`, `os.path.join`/`dirname`/
+//!   `basename`/`abspath` over the project's virtual paths (`__file__` is
+//!   `/<path>`), `sys.path`, and `dotenv.load_dotenv` (true). Other names of `os` and
+//!   `sys` are outside the subset.
 //! - **Module level**: imports (`from __future__ import annotations` and `typing` names
 //!   too), assignments to names (`NAME = …`, `NAME: T = …`, `HOST, PORT = …`,
-//!   `A = B = …`), each evaluated on first use in a call and reading what was bound
+//!   `A = B = …`), each evaluated on first use in a process and reading what was bound
 //!   before it in the file, as at import (`X = X + 1` reads the earlier `X`; a name bound
 //!   only later is a `NameError`); assignments to items or attributes are not followed.
 //!   An `if` whose branches only assign names is followed (its tests are evaluated when
@@ -81,7 +93,8 @@
 //! `__exit__` gets `None` for the traceback; a function's `repr` has no address, an
 //! instance's default `repr` is `<C object>` and a class's `<class 'C'>` (no module);
 //! instances are always true; a module-level name's value is computed on first use in
-//! each call, not once at import.
+//! a process (then kept), not at import, and a module-level statement that binds no
+//! name (`sys.path.insert(…)`, `load_dotenv()`) is read but not run.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
@@ -103,6 +116,7 @@ mod format;
 mod json;
 mod link;
 mod ops;
+mod os;
 mod parse;
 mod runtime;
 mod value;
@@ -115,6 +129,7 @@ use swaplab_base::diagnostic::{Diagnostic, LineTable, Span};
 
 pub(crate) use ast::LambdaDef;
 pub use link::Library;
+pub use os::read_dotenv;
 pub use value::PyValue;
 
 /// Evaluation steps one call may take: each statement and expression evaluated is one
@@ -365,9 +380,20 @@ pub struct Process {
 }
 
 impl Process {
-    /// A new process running `program`, nothing imported yet.
+    /// A new process running `program`, nothing imported yet, with an empty
+    /// environment.
     pub fn new(program: std::sync::Arc<Program>) -> Process {
-        Process { program, state: eval::State::default() }
+        Process::with_environment(program, Vec::new())
+    }
+
+    /// A new process whose `os.environ` starts as `env` (name, value), in order.
+    pub fn with_environment(
+        program: std::sync::Arc<Program>,
+        env: Vec<(String, String)>,
+    ) -> Process {
+        let mut state = eval::State::default();
+        state.env = env.into();
+        Process { program, state }
     }
 
     /// The program it runs.

@@ -1028,8 +1028,17 @@ impl Interp<'_, '_> {
     }
 
     /// `module.name` for the modules of the standard library the subset knows.
-    fn module_attr(&self, module: StdModule, name: &str, at: At) -> R<Val> {
+    pub(crate) fn module_attr(&mut self, module: StdModule, name: &str, at: At) -> R<Val> {
         let found = match (module, name) {
+            (StdModule::Os, "environ") => Some(self.environ()),
+            (StdModule::Os, "getenv") => Some(Val::Builtin(Builtin::Getenv)),
+            (StdModule::Os, "path") => Some(Val::Module(StdModule::OsPath)),
+            (StdModule::OsPath, "join") => Some(Val::Builtin(Builtin::PathJoin)),
+            (StdModule::OsPath, "dirname") => Some(Val::Builtin(Builtin::PathDirname)),
+            (StdModule::OsPath, "basename") => Some(Val::Builtin(Builtin::PathBasename)),
+            (StdModule::OsPath, "abspath") => Some(Val::Builtin(Builtin::PathAbspath)),
+            (StdModule::Sys, "path") => Some(self.sys_path()),
+            (StdModule::Dotenv, "load_dotenv") => Some(Val::Builtin(Builtin::LoadDotenv)),
             (StdModule::Json, "dumps") => Some(Val::Builtin(Builtin::JsonDumps)),
             (StdModule::Json, "loads") => Some(Val::Builtin(Builtin::JsonLoads)),
             (StdModule::Json, "decoder") => Some(Val::Module(StdModule::JsonDecoder)),
@@ -1044,6 +1053,8 @@ impl Interp<'_, '_> {
         let known = match module {
             StdModule::Json => JSON_NAMES.contains(&name),
             StdModule::JsonDecoder => JSON_DECODER_NAMES.contains(&name),
+            // Much more than the subset has: refuse rather than claim it is missing.
+            StdModule::Os | StdModule::OsPath | StdModule::Sys | StdModule::Dotenv => true,
         };
         if known || name.starts_with("__") {
             return Err(self.unsupported(&format!("`{}.{name}`", module.name()), at));

@@ -471,6 +471,18 @@ pub(crate) enum Builtin {
     JsonDumps,
     /// `json.loads`.
     JsonLoads,
+    /// `os.getenv`.
+    Getenv,
+    /// `dotenv.load_dotenv`.
+    LoadDotenv,
+    /// `os.path.join`.
+    PathJoin,
+    /// `os.path.dirname`.
+    PathDirname,
+    /// `os.path.basename`.
+    PathBasename,
+    /// `os.path.abspath`.
+    PathAbspath,
 }
 
 /// The modules of the standard library the subset knows.
@@ -479,6 +491,14 @@ pub(crate) enum StdModule {
     Json,
     /// `json.decoder`.
     JsonDecoder,
+    /// `os`.
+    Os,
+    /// `os.path`.
+    OsPath,
+    /// `sys`.
+    Sys,
+    /// python-dotenv's `dotenv`.
+    Dotenv,
 }
 
 impl StdModule {
@@ -487,6 +507,10 @@ impl StdModule {
         match self {
             StdModule::Json => "json",
             StdModule::JsonDecoder => "json.decoder",
+            StdModule::Os => "os",
+            StdModule::OsPath => "posixpath",
+            StdModule::Sys => "sys",
+            StdModule::Dotenv => "dotenv",
         }
     }
 }
@@ -518,6 +542,12 @@ impl Builtin {
             Builtin::Super => "super",
             Builtin::JsonDumps => "dumps",
             Builtin::JsonLoads => "loads",
+            Builtin::Getenv => "getenv",
+            Builtin::LoadDotenv => "load_dotenv",
+            Builtin::PathJoin => "join",
+            Builtin::PathDirname => "dirname",
+            Builtin::PathBasename => "basename",
+            Builtin::PathAbspath => "abspath",
         }
     }
 }
