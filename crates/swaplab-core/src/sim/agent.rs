@@ -15,7 +15,7 @@ use super::json::{self, Value};
 use super::mcp::McpServer;
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
 use crate::memo::Memo;
-use crate::python::{Program, ToolFunction, compile_module};
+use crate::python::{Library, Program, ToolFunction, compile_linked};
 use crate::rasa::imports::{ImportRef, parse_import};
 use crate::rasa::integrations::ParsedUrl;
 use crate::rasa::memory::SkillMemory;
@@ -132,15 +132,29 @@ pub fn compile_tools_with(
     project: &Project,
     memo: &mut Memo,
 ) -> BTreeMap<String, Arc<Program>> {
+    let library = python_library(project);
     crate::order::map_of(
         report.shared_tools.iter().chain(report.skills.iter().flat_map(|e| e.tools.iter())).map(
             |file| {
                 let text = project.file(&file.path).unwrap_or_default();
-                let program = memo.program(&file.path, text, || compile_module(&file.path, text));
+                let compile = || compile_linked(&file.path, text, &library);
+                let program = memo.program(&file.path, text, compile);
+                // The memo knows the file's own text; a module it imports may have changed.
+                let program = if program.is_current(|p| project.file(p)) {
+                    program
+                } else {
+                    Arc::new(compile())
+                };
                 (file.path.clone(), program)
             },
         ),
     )
+}
+
+/// The project's Python files, importable from its top folder: a tool module's
+/// `from lib.hubspot import …` runs the project's `lib/hubspot.py`.
+pub fn python_library(project: &Project) -> Library<'_> {
+    Library::new(project.files().filter(|(path, _)| path.ends_with(".py")), &[""])
 }
 
 /// Starts the project against the workspace's server (if any): `Err` with the first

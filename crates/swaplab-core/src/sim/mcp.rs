@@ -158,6 +158,11 @@ impl McpServer {
         Some(self.offered[at].get_or_init(|| offered_mcp_schema(&schema_json(&tool.input_schema))))
     }
 
+    /// The interpreter's reading of the server file, with the modules it imports.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
     /// The name FastMCP was given (`FastMCP("hubspot_crm")`), else `FastMCP`.
     pub fn name(&self) -> &str {
         self.module.server_name.as_deref().unwrap_or("FastMCP")

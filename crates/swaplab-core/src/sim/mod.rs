@@ -29,7 +29,7 @@ pub mod trace;
 use serde::Serialize;
 
 use crate::memo::{KeptAttacks, Memo};
-use crate::python::compile_module;
+use crate::python::compile_linked;
 use crate::rasa::workspace::{WorkspaceReport, read_workspace_with};
 use crate::workspace::Workspace;
 use std::collections::BTreeMap;
@@ -99,10 +99,20 @@ impl Simulation {
         let server = match (&report.server_file, &report.server) {
             (Some(file), Some(module)) => {
                 let text = workspace.server.file(file).unwrap_or_default();
-                Some(memo.server(file, text, || {
-                    let program = Arc::new(compile_module(file, text));
+                let server = memo.server(file, text, || {
+                    let library = agent::python_library(&workspace.server);
+                    let program = Arc::new(compile_linked(file, text, &library));
                     McpServer::with_program(file, module.clone(), program)
-                }))
+                });
+                // The memo knows the server file's own text; a module it imports may
+                // have changed since.
+                if server.program().is_current(|p| workspace.server.file(p)) {
+                    Some(server)
+                } else {
+                    let library = agent::python_library(&workspace.server);
+                    let program = Arc::new(compile_linked(file, text, &library));
+                    Some(Arc::new(McpServer::with_program(file, module.clone(), program)))
+                }
             }
             _ => None,
         };

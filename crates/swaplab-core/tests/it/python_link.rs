@@ -202,3 +202,34 @@ fn dotenv_files_read_as_python_dotenv_reads_them() {
         ]
     );
 }
+
+#[test]
+fn the_simulation_compiles_a_tool_with_the_project_modules_it_imports() {
+    use swaplab_core::Project;
+    let project = Project::from_files([
+        (
+            "tools/crm.py",
+            "from lib.names import full_name\n\ndef name_of(first, last):\n    return full_name(first, last)\n",
+        ),
+        ("lib/__init__.py", ""),
+        ("lib/names.py", "def full_name(first, last):\n    return f'{first} {last}'.strip()\n"),
+    ]);
+    let library = swaplab_core::sim::agent::python_library(&project);
+    let text = project.file("tools/crm.py").unwrap_or_default();
+    let program = compile_linked("tools/crm.py", text, &library);
+    let kwargs = [
+        ("first".to_owned(), PyValue::Str("Dana".into())),
+        ("last".to_owned(), PyValue::Str("Okafor".into())),
+    ];
+    assert_eq!(
+        returned(program.call("name_of", &kwargs, false, &mut Nothing)).repr(),
+        "'Dana Okafor'"
+    );
+    assert!(program.is_current(|p| project.file(p)));
+    let edited = Project::from_files([
+        ("tools/crm.py", text),
+        ("lib/__init__.py", ""),
+        ("lib/names.py", "def full_name(first, last):\n    return last\n"),
+    ]);
+    assert!(!program.is_current(|p| edited.file(p)), "an edit to an imported module is seen");
+}
