@@ -48,8 +48,8 @@ pub use body::{
     ArgOrigin, ArgSlot, CallArg, CrmCall, MemoryAccess, MemoryOp, Param, ParamKind, ResultKey,
 };
 pub use interp::{
-    Host, HostError, Library, Outcome, Process, Program, PyValue, compile_linked, compile_module,
-    read_dotenv,
+    Delivery, FIXED_DATE, Host, HostError, HttpRequest, HttpResponse, Library, Outcome, Process,
+    Program, PyValue, compile_linked, compile_module, read_dotenv, reason_phrase,
 };
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};

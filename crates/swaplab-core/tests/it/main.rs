@@ -22,6 +22,7 @@ mod python;
 mod python_cpython;
 mod python_interp;
 mod python_link;
+mod python_net;
 mod pyyaml;
 mod rasa_config;
 mod rasa_project;

@@ -240,6 +240,8 @@ pub(crate) struct ParamDef {
     pub(crate) name: String,
     pub(crate) default: Option<Expr>,
     pub(crate) kind: ParamKind,
+    /// 1 for `*args`, 2 for `**kwargs`, else 0.
+    pub(crate) stars: u8,
 }
 
 /// A module-level function.
@@ -357,6 +359,8 @@ pub(crate) struct ClassDef {
     pub(crate) attrs: Vec<Assignment>,
     /// Its methods: name and function index.
     pub(crate) methods: Vec<(String, usize)>,
+    /// Whether its base is `http.server.BaseHTTPRequestHandler` (then `base` is `None`).
+    pub(crate) handler: bool,
     /// The file it is defined in.
     pub(crate) file: usize,
 }

@@ -845,6 +845,8 @@ impl Interp<'_, '_> {
             | Builtin::PathDirname
             | Builtin::PathBasename
             | Builtin::PathAbspath => self.call_os(builtin, args, kwargs, at),
+            Builtin::HttpxClient => self.new_client(false, &args, kwargs, at),
+            Builtin::HttpxAsyncClient => self.new_client(true, &args, kwargs, at),
             Builtin::Abs => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 1, at)?);
                 match value.unwrap_or(Val::None) {
@@ -1156,6 +1158,16 @@ impl Interp<'_, '_> {
         at: At,
     ) -> R<Val> {
         match receiver {
+            Val::Native(native) => {
+                let native = native.clone();
+                self.native_method(receiver, &native, name, args, kwargs, at)
+            }
+            Val::Instance(instance) if self.is_handler(instance.class) => {
+                match self.handler_method(receiver, name, &args, &kwargs, at)? {
+                    Some(value) => Ok(value),
+                    None => Err(self.unsupported(&format!("`BaseHTTPRequestHandler.{name}`"), at)),
+                }
+            }
             Val::Str(s) => self.str_method(s, name, args, kwargs, at),
             Val::Bytes(data) if name == "decode" => {
                 let [encoding, errors] =

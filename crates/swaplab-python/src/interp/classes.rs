@@ -15,7 +15,7 @@ use super::eval::{Frame, Interp, R, Signal};
 use super::runtime::{InstanceObj, MethodObj, Scope, Val};
 
 /// What a name is on a class.
-enum Member {
+pub(crate) enum Member {
     /// A method: the function's index.
     Method(usize),
     /// A class attribute.
@@ -64,7 +64,7 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// `name` along the chain of classes from `class`: what it is and where.
-    fn class_lookup(&mut self, class: usize, name: &str) -> R<Option<Member>> {
+    pub(crate) fn class_lookup(&mut self, class: usize, name: &str) -> R<Option<Member>> {
         let program = self.program;
         let mut current = Some(class);
         while let Some(c) = current {
@@ -82,7 +82,7 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// A member as seen through `receiver`: functions become bound methods.
-    fn bind_member(member: Member, receiver: &Val) -> Val {
+    pub(crate) fn bind_member(member: Member, receiver: &Val) -> Val {
         match member {
             Member::Method(function) => Val::Method(Rc::new(MethodObj {
                 receiver: receiver.clone(),
@@ -98,6 +98,19 @@ impl<'p> Interp<'p, '_> {
     /// The name of class `class`.
     pub(crate) fn class_name(&self, class: usize) -> &'p str {
         self.program.classes.get(class).map_or("?", |c| c.name.as_str())
+    }
+
+    /// Whether class `class` derives from `http.server.BaseHTTPRequestHandler`.
+    pub(crate) fn is_handler(&self, class: usize) -> bool {
+        let mut current = Some(class);
+        while let Some(c) = current {
+            let Some(def) = self.program.classes.get(c) else { return false };
+            if def.handler {
+                return true;
+            }
+            current = def.base;
+        }
+        false
     }
 
     /// Whether class `class` is `base` or derives from it.
@@ -157,6 +170,9 @@ impl<'p> Interp<'p, '_> {
         }
         match self.class_lookup(instance.class, name)? {
             Some(member) => Ok(Self::bind_member(member, value)),
+            None if self.is_handler(instance.class) && HANDLER_METHODS.contains(&name) => {
+                Ok(Val::bound(value.clone(), name))
+            }
             None => Err(self.no_attribute(
                 format!("'{}' object has no attribute '{name}'", self.class_name(instance.class)),
                 name,
@@ -321,6 +337,10 @@ impl<'p> Interp<'p, '_> {
 
     /// A special method (`__enter__`, `__repr__`…) of `value`'s class, bound to it.
     pub(crate) fn special_method(&mut self, value: &Val, name: &str) -> R<Option<Val>> {
+        if let Val::Native(_) = value {
+            let managed = ["__enter__", "__exit__", "__aenter__", "__aexit__"];
+            return Ok(managed.contains(&name).then(|| Val::bound(value.clone(), name)));
+        }
         let Val::Instance(instance) = value else { return Ok(None) };
         Ok(self.class_lookup(instance.class, name)?.map(|m| Self::bind_member(m, value)))
     }
@@ -338,6 +358,19 @@ impl<'p> Interp<'p, '_> {
         }
     }
 }
+
+/// The methods `BaseHTTPRequestHandler` gives a handler class of the project.
+const HANDLER_METHODS: [&str; 9] = [
+    "send_response",
+    "send_response_only",
+    "send_header",
+    "end_headers",
+    "send_error",
+    "log_message",
+    "log_request",
+    "log_error",
+    "address_string",
+];
 
 /// The special methods a plain class may define; any other makes the class outside
 /// the subset (its behaviour would otherwise be silently missing).

@@ -574,6 +574,9 @@ impl Module<'_> {
                     "os.path" | "posixpath" => Global::Module(StdModule::OsPath),
                     "sys" => Global::Module(StdModule::Sys),
                     "dotenv" => Global::Module(StdModule::Dotenv),
+                    "httpx" => Global::Module(StdModule::Httpx),
+                    "http" => Global::Module(StdModule::Http),
+                    "http.server" if bound != "http" => Global::Module(StdModule::HttpServer),
                     _ => Global::Other(format!("the module `{module}`")),
                 };
                 self.bind(bound, global);
@@ -621,6 +624,8 @@ impl Module<'_> {
                 "os.path" | "posixpath" => Some(StdModule::OsPath),
                 "sys" => Some(StdModule::Sys),
                 "dotenv" => Some(StdModule::Dotenv),
+                "httpx" => Some(StdModule::Httpx),
+                "http.server" => Some(StdModule::HttpServer),
                 _ => None,
             } {
                 Global::StdName(std, name.clone())
@@ -697,9 +702,12 @@ impl Module<'_> {
             .unwrap_or_default()
             .iter()
             .any(|a| a.keyword.is_some() || a.stars > 0);
+        let handler = matches!(bases.as_slice(), [b] if matches!(self.latest(b),
+            Some(Global::StdName(StdModule::HttpServer, n)) if n == "BaseHTTPRequestHandler"));
         let base = match bases.as_slice() {
             [] => Some(None),
             [b] if b == "object" => Some(None),
+            _ if handler => Some(None),
             [b] => match self.latest(b) {
                 Some(Global::Class(i)) => Some(Some(*i)),
                 _ => None,
@@ -717,7 +725,7 @@ impl Module<'_> {
         };
         match base {
             Some(base) if !keywords && !class.decorated => {
-                self.plain_class(source, class, name, base);
+                self.plain_class(source, class, name, base, handler);
             }
             _ => self.bind(name, Global::Other(why)),
         }
@@ -748,6 +756,7 @@ impl Module<'_> {
         class: &Class,
         name: String,
         base: Option<usize>,
+        handler: bool,
     ) {
         let index = self.classes.len();
         let mut attrs: Vec<Assignment> = Vec::new();
@@ -815,7 +824,14 @@ impl Module<'_> {
             self.poison(source, vec![name], &problem);
             return;
         }
-        self.classes.push(ClassDef { name: name.clone(), base, attrs, methods, file: self.file });
+        self.classes.push(ClassDef {
+            name: name.clone(),
+            base,
+            attrs,
+            methods,
+            handler,
+            file: self.file,
+        });
         self.bind(name, Global::Class(index));
     }
 
@@ -1009,8 +1025,14 @@ impl Module<'_> {
         let mut params = Vec::new();
         for p in &raw {
             if p.stars > 0 {
-                let at = source.bytes(p.first, p.name + 1);
-                problem.get_or_insert_with(|| unsupported(at, "a `*args` or `**kwargs` parameter"));
+                if !source.is_kind(p.name, TokenKind::Name) || p.stars > 2 {
+                    let at = source.bytes(p.first, p.name + 1);
+                    problem.get_or_insert_with(|| unsupported(at, "this parameter"));
+                    continue;
+                }
+                let name = source.text(p.name).to_owned();
+                let stars = p.stars;
+                params.push(ParamDef { name, default: None, kind: ParamKind::Plain, stars });
                 continue;
             }
             let param = source.text(p.name).to_owned();
@@ -1026,7 +1048,7 @@ impl Module<'_> {
                 },
                 None => None,
             };
-            params.push(ParamDef { name: param, default, kind });
+            params.push(ParamDef { name: param, default, kind, stars: 0 });
         }
         let keyword = def.name.saturating_sub(1 + usize::from(def.is_async));
         let header = source.bytes(keyword, def.name + 1);

@@ -13,8 +13,8 @@ use std::rc::{Rc, Weak};
 use std::sync::Arc;
 
 use super::ast::{
-    At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, LambdaDef, ParamKind,
-    Stmt, StmtKind, Target,
+    At, CompKind, Const, Expr, ExprKind, FPart, Function, Global, Handler, LambdaDef, ParamDef,
+    ParamKind, Stmt, StmtKind, Target,
 };
 use super::runtime::{
     Builtin, Closure, DictObj, Env, ExcObj, InstanceObj, ListObj, ObjectObj, Scope, Val,
@@ -91,7 +91,7 @@ impl<'p> Frame<'p> {
 pub(crate) struct Interp<'p, 'h> {
     pub(crate) program: &'p Program,
     lines: Vec<LineIndex<'p>>,
-    host: &'h mut dyn Host,
+    pub(crate) host: &'h mut dyn Host,
     steps: u64,
     work: u64,
     depth: usize,
@@ -224,7 +224,72 @@ pub(crate) fn run(
     outcome
 }
 
+/// Serves `request` with handler class `class` of `program`, in a process whose state
+/// is `state`: the answer, or the handler's exception or stop.
+pub(crate) fn serve(
+    program: &Program,
+    state: &mut State,
+    class: usize,
+    request: &super::HttpRequest,
+    host: &mut dyn Host,
+) -> Result<super::HttpResponse, Outcome> {
+    let mut interp = Interp::new(program, std::mem::take(state), host);
+    let result = interp.serve(class, request);
+    *state = interp.into_state();
+    result
+}
+
+/// The value of module-level `name` of `program`'s file, in a process whose state is
+/// `state`.
+pub(crate) fn global_value(
+    program: &Program,
+    state: &mut State,
+    name: &str,
+    host: &mut dyn Host,
+) -> Outcome {
+    let mut interp = Interp::new(program, std::mem::take(state), host);
+    let outcome = match interp.global(name, (0, 0)).and_then(|v| interp.py_of(&v, 0, (0, 0))) {
+        Ok(value) => Outcome::Returned(value),
+        Err(signal) => interp.outcome(signal),
+    };
+    *state = interp.into_state();
+    outcome
+}
+
 impl<'p, 'h> Interp<'p, 'h> {
+    /// Runs a handler class's `do_<METHOD>` on a new instance made for `request`, and
+    /// reads back what it wrote.
+    fn serve(
+        &mut self,
+        class: usize,
+        request: &super::HttpRequest,
+    ) -> Result<super::HttpResponse, Outcome> {
+        let at = (0, 0);
+        self.file = self.program.classes.get(class).map_or(0, |c| c.file);
+        let instance =
+            Rc::new(InstanceObj { class, attrs: RefCell::new(super::net::handler_attrs(request)) });
+        self.instances.push(Rc::downgrade(&instance));
+        let value = Val::Instance(instance.clone());
+        let method = format!("do_{}", request.method);
+        let result = match self.class_lookup(class, &method) {
+            Ok(Some(member)) => {
+                let bound = Self::bind_member(member, &value);
+                self.call_value(bound, Vec::new(), Vec::new(), at).map(drop)
+            }
+            Ok(None) => {
+                let message = format!("Unsupported method ('{}')", request.method);
+                let args = vec![Val::Int(501), Val::str(&message)];
+                self.handler_method(&value, "send_error", &args, &[], at).map(drop)
+            }
+            Err(signal) => Err(signal),
+        };
+        if let Err(signal) = result {
+            return Err(self.outcome(signal));
+        }
+        let written = super::net::written(&instance.attrs.borrow());
+        super::net::parse_response(&written).ok_or(Outcome::Returned(PyValue::None))
+    }
+
     /// An interpreter for one call, over the state the process kept.
     pub(crate) fn new(program: &'p Program, state: State, host: &'h mut dyn Host) -> Self {
         let mut state = std::mem::ManuallyDrop::new(state);
@@ -330,7 +395,7 @@ impl<'p> Interp<'p, '_> {
         }
         let frame = Frame::new(Some(&function.locals), Scope::Function(index), None);
         let mut missing = Vec::new();
-        for param in &function.params {
+        for param in function.params.iter().filter(|p| p.stars == 0) {
             let value = match kwargs.iter().find(|(k, _)| *k == param.name) {
                 Some((_, value)) => self.val_of(value, 0, at)?,
                 None => match (param.kind, &param.default) {
@@ -397,12 +462,29 @@ impl<'p> Interp<'p, '_> {
             Ok(body) => body,
             Err(diagnostic) => return Err(Signal::Stop(Box::new(diagnostic.clone()))),
         };
-        let params = &function.params;
+        let (mut args, mut kwargs) = (args, kwargs);
+        let frame = Frame::new(Some(&function.locals), Scope::Function(index), None);
+        // `*args` takes the positional arguments after those before it; `**kwargs` the
+        // keyword arguments no parameter is named.
+        for star in function.params.iter().filter(|p| p.stars > 0) {
+            let value = if star.stars == 1 {
+                let before = function.params.iter().take_while(|p| p.stars == 0).count();
+                Val::tuple(if args.len() > before { args.split_off(before) } else { Vec::new() })
+            } else {
+                let named = |k: &str| function.params.iter().any(|p| p.stars == 0 && p.name == k);
+                let (extra, kept): (Vec<_>, Vec<_>) =
+                    kwargs.into_iter().partition(|(k, _)| !named(k));
+                kwargs = kept;
+                let entries = extra.into_iter().map(|(k, v)| (Val::str(&k), v)).collect();
+                self.new_dict(entries)
+            };
+            frame.set(star.name.clone(), value);
+        }
+        let params: Vec<&ParamDef> = function.params.iter().filter(|p| p.stars == 0).collect();
         let spec: Vec<(&str, bool)> =
             params.iter().map(|p| (p.name.as_str(), p.default.is_some())).collect();
         let slots = self.bind_args(&function.name, &spec, args, kwargs, at)?;
-        let frame = Frame::new(Some(&function.locals), Scope::Function(index), None);
-        for (param, slot) in params.iter().zip(slots) {
+        for (param, slot) in params.into_iter().zip(slots) {
             let value = match (slot, &param.default) {
                 (Some(value), _) => value,
                 (None, Some(default)) => {

@@ -18,6 +18,11 @@
 //!   the imported module's binding; its code runs in its own file, so spans and
 //!   tracebacks point there. A [`Process`] imports each module once and keeps what its
 //!   module-level code computed from one call to the next.
+//! - **The network** (`net.rs`): `httpx.Client`/`AsyncClient` requests go to
+//!   [`Host::http`], which may hand them to a project's own `http.server` handler class
+//!   run in a [`Process`] of its own ([`Process::serve`]); nothing listens by default,
+//!   and `httpx.ConnectError` is raised as httpx raises it.
+//! - **Signatures**: `*args` and `**kwargs` parameters of a `def` (a tuple and a dict).
 //! - **The environment** (`os.rs`): `os.environ` (a dict made once per process from
 //!   the environment it was started with), `os.getenv`, `os.path.join`/`dirname`/
 //!   `basename`/`abspath` over the project's virtual paths (`__file__` is
@@ -115,6 +120,7 @@ mod follow;
 mod format;
 mod json;
 mod link;
+mod net;
 mod ops;
 mod os;
 mod parse;
@@ -129,6 +135,7 @@ use swaplab_base::diagnostic::{Diagnostic, LineTable, Span};
 
 pub(crate) use ast::LambdaDef;
 pub use link::Library;
+pub use net::{Delivery, FIXED_DATE, HttpRequest, HttpResponse, reason_phrase};
 pub use os::read_dotenv;
 pub use value::PyValue;
 
@@ -199,6 +206,13 @@ pub trait Host {
     /// `context.memory.set(path, value)`; `Err` raises in the body (the Rasa runtime turns
     /// `MemoryWriteError` into the tool's result — that is the caller's business).
     fn memory_set(&mut self, path: &str, value: PyValue, span: Span) -> Result<(), HostError>;
+
+    /// An HTTP request the body's `httpx` client sends (`span` is the call). By default
+    /// nothing listens anywhere.
+    fn http(&mut self, request: &HttpRequest, span: Span) -> Delivery {
+        let _ = (request, span);
+        Delivery::Refused
+    }
 }
 
 /// How a call ended.
@@ -415,6 +429,63 @@ impl Process {
                 eval::run(&self.program, &mut self.state, index, kwargs, with_context, host)
             }
             None => self.program.call(function, kwargs, with_context, host),
+        }
+    }
+}
+
+impl Process {
+    /// The classes of the file that derive from `http.server.BaseHTTPRequestHandler`,
+    /// by name, in file order.
+    pub fn handler_classes(&self) -> Vec<&str> {
+        let program = &*self.program;
+        program
+            .classes
+            .iter()
+            .filter(|c| c.file == 0)
+            .enumerate()
+            .filter(|(_, c)| {
+                let mut current = Some(*c);
+                let mut hops = 0;
+                while let Some(class) = current {
+                    if class.handler {
+                        return true;
+                    }
+                    hops += 1;
+                    current = class.base.filter(|_| hops < 64).and_then(|b| program.classes.get(b));
+                }
+                false
+            })
+            .map(|(_, c)| c.name.as_str())
+            .collect()
+    }
+
+    /// Module-level `name` of the file, computed in this process (a server's `HOST` and
+    /// `PORT`).
+    pub fn global(&mut self, name: &str, host: &mut dyn Host) -> Outcome {
+        eval::global_value(&self.program, &mut self.state, name, host)
+    }
+
+    /// Serves one request with the file's handler class `class`, as `http.server` would
+    /// in this process: the answer, or [`Delivery::Disconnected`] when the handler raised
+    /// or wrote no response, or [`Delivery::Stopped`] when it used something outside the
+    /// subset. The handler's own failure, if any, comes second.
+    pub fn serve(
+        &mut self,
+        class: &str,
+        request: &HttpRequest,
+        host: &mut dyn Host,
+    ) -> (Delivery, Option<Outcome>) {
+        let Some(index) = self.program.classes.iter().rposition(|c| c.file == 0 && c.name == class)
+        else {
+            return (Delivery::Refused, None);
+        };
+        match eval::serve(&self.program, &mut self.state, index, request, host) {
+            Ok(response) => (Delivery::Answered(response), None),
+            Err(Outcome::Unsupported(diagnostic)) => {
+                (Delivery::Stopped(diagnostic.clone()), Some(Outcome::Unsupported(diagnostic)))
+            }
+            Err(Outcome::Returned(_)) => (Delivery::Disconnected, None),
+            Err(outcome) => (Delivery::Disconnected, Some(outcome)),
         }
     }
 }

@@ -40,7 +40,7 @@ impl Interp<'_, '_> {
             Val::Tuple(_) => "tuple",
             Val::Dict(_) => "dict",
             Val::Object(object) => return object.class.to_string(),
-            Val::Exc(exc) => return exc.class.to_string(),
+            Val::Exc(exc) => return super::net::short_name(&exc.class).to_owned(),
             Val::Range(..) => "range",
             Val::Context => "ToolContext",
             Val::Memory => "ProjectMemory",
@@ -50,6 +50,7 @@ impl Interp<'_, '_> {
             Val::Builtin(_) | Val::Bound(_) => "builtin_function_or_method",
             Val::Foreign(_) => "object",
             Val::Module(_) | Val::Unit(_) => "module",
+            Val::Native(native) => Self::native_type_name(native),
             Val::Instance(instance) => return self.class_name(instance.class).to_owned(),
             Val::Class(_) => "type",
             Val::Method(_) => "method",
@@ -561,6 +562,10 @@ impl Interp<'_, '_> {
     pub(crate) fn contains(&mut self, container: &Val, item: &Val, at: At) -> R<bool> {
         self.foreign(&[container, item], at)?;
         match container {
+            Val::Native(native) => {
+                let native = native.clone();
+                self.native_contains(&native, item, at)
+            }
             Val::Str(s) => match item {
                 Val::Str(sub) => {
                     self.charge(s.len(), at)?;
@@ -760,6 +765,10 @@ impl Interp<'_, '_> {
     pub(crate) fn get_item(&mut self, container: &Val, key: &Val, at: At) -> R<Val> {
         self.foreign(&[container, key], at)?;
         match container {
+            Val::Native(native) => {
+                let native = native.clone();
+                self.native_item(&native, key, at)
+            }
             Val::List(list) => {
                 let items = list.items.borrow();
                 let i = self.index(key, items.len(), "list", at)?;
@@ -974,6 +983,10 @@ impl Interp<'_, '_> {
             }
             Val::Module(module) => self.module_attr(*module, name, at),
             Val::Unit(unit) => self.unit_attribute(*unit, name, at),
+            Val::Native(native) => {
+                let native = native.clone();
+                self.native_attr(&value, &native, name, at)
+            }
             Val::Instance(_) => self.instance_attr(&value, name, at),
             Val::Class(class) => self.class_attr(*class, name, at),
             Val::Super(method) => self.super_attr(method, name, at),
@@ -981,7 +994,16 @@ impl Interp<'_, '_> {
                 let program = self.program;
                 Ok(Val::str(program.models.get(*i).map_or("?", |m| m.name.as_str())))
             }
-            Val::ExcClass(class) if name == "__name__" => Ok(Val::Str(class.clone())),
+            Val::ExcClass(class) if name == "__name__" || name == "__qualname__" => {
+                Ok(Val::str(super::net::short_name(class)))
+            }
+            Val::Exc(exc) if name == "__class__" => Ok(Val::ExcClass(exc.class.clone())),
+            Val::Exc(exc) if exc.attrs.borrow().iter().any(|(k, _)| &**k == name) => Ok(exc
+                .attrs
+                .borrow()
+                .iter()
+                .find(|(k, _)| &**k == name)
+                .map_or(Val::None, |(_, v)| v.clone())),
             Val::Type(ty) if name == "__name__" => Ok(Val::str(ty.name())),
             Val::ToolResult if name == "__name__" => Ok(Val::str("ToolResult")),
             Val::Bytes(_) => {
@@ -1039,6 +1061,14 @@ impl Interp<'_, '_> {
             (StdModule::OsPath, "abspath") => Some(Val::Builtin(Builtin::PathAbspath)),
             (StdModule::Sys, "path") => Some(self.sys_path()),
             (StdModule::Dotenv, "load_dotenv") => Some(Val::Builtin(Builtin::LoadDotenv)),
+            (StdModule::Httpx, "Client") => Some(Val::Builtin(Builtin::HttpxClient)),
+            (StdModule::Httpx, "AsyncClient") => Some(Val::Builtin(Builtin::HttpxAsyncClient)),
+            (StdModule::Httpx, name)
+                if super::runtime::is_builtin_exception(&format!("httpx.{name}")) =>
+            {
+                Some(Val::ExcClass(Rc::from(format!("httpx.{name}").as_str())))
+            }
+            (StdModule::Http, "server") => Some(Val::Module(StdModule::HttpServer)),
             (StdModule::Json, "dumps") => Some(Val::Builtin(Builtin::JsonDumps)),
             (StdModule::Json, "loads") => Some(Val::Builtin(Builtin::JsonLoads)),
             (StdModule::Json, "decoder") => Some(Val::Module(StdModule::JsonDecoder)),
@@ -1054,7 +1084,13 @@ impl Interp<'_, '_> {
             StdModule::Json => JSON_NAMES.contains(&name),
             StdModule::JsonDecoder => JSON_DECODER_NAMES.contains(&name),
             // Much more than the subset has: refuse rather than claim it is missing.
-            StdModule::Os | StdModule::OsPath | StdModule::Sys | StdModule::Dotenv => true,
+            StdModule::Os
+            | StdModule::OsPath
+            | StdModule::Sys
+            | StdModule::Dotenv
+            | StdModule::Httpx
+            | StdModule::Http
+            | StdModule::HttpServer => true,
         };
         if known || name.starts_with("__") {
             return Err(self.unsupported(&format!("`{}.{name}`", module.name()), at));
@@ -1394,6 +1430,7 @@ impl Interp<'_, '_> {
             Val::Bound(bound) => format!("<built-in method {}>", bound.name),
             Val::Foreign(what) => format!("<{what}>"),
             Val::Module(module) => format!("<module '{}'>", module.name()),
+            Val::Native(native) => format!("<{} object>", Self::native_type_name(native)),
             Val::Unit(unit) => {
                 let unit = self.program.units.get(*unit);
                 let module = unit.map_or("?", |u| u.module.as_str());
@@ -1531,6 +1568,7 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Bytes(x), Val::Bytes(y)) => Rc::ptr_eq(x, y) || x == y,
         (Val::Module(x), Val::Module(y)) => x == y,
         (Val::Unit(x), Val::Unit(y)) => x == y,
+        (Val::Native(x), Val::Native(y)) => Rc::ptr_eq(x, y),
         (Val::Class(x), Val::Class(y)) => x == y,
         (Val::Instance(x), Val::Instance(y)) => Rc::ptr_eq(x, y),
         (Val::Method(x), Val::Method(y)) | (Val::Super(x), Val::Super(y)) => Rc::ptr_eq(x, y),

@@ -52,6 +52,8 @@ pub(crate) enum Val {
     Module(StdModule),
     /// A module of the project itself: its unit in the program.
     Unit(usize),
+    /// An `httpx` client or response, headers, or a handler's `rfile`/`wfile`.
+    Native(Rc<super::net::Native>),
     /// A method looked up on a value, not called yet.
     Bound(Rc<BoundObj>),
     /// Something outside the subset (an imported module or name, a class): using it
@@ -93,6 +95,8 @@ pub(crate) struct ExcObj {
     pub(crate) context: RefCell<Option<Rc<ExcObj>>>,
     /// `__suppress_context__`: true after `raise … from …` (`from None` included).
     pub(crate) suppress_context: Cell<bool>,
+    /// Attributes of its own (`response` on `httpx.HTTPStatusError`).
+    pub(crate) attrs: RefCell<Vec<(Rc<str>, Val)>>,
 }
 
 impl ExcObj {
@@ -104,6 +108,7 @@ impl ExcObj {
             cause: RefCell::new(None),
             context: RefCell::new(None),
             suppress_context: Cell::new(false),
+            attrs: RefCell::new(Vec::new()),
         }
     }
 }
@@ -483,6 +488,10 @@ pub(crate) enum Builtin {
     PathBasename,
     /// `os.path.abspath`.
     PathAbspath,
+    /// `httpx.Client`.
+    HttpxClient,
+    /// `httpx.AsyncClient`.
+    HttpxAsyncClient,
 }
 
 /// The modules of the standard library the subset knows.
@@ -499,6 +508,12 @@ pub(crate) enum StdModule {
     Sys,
     /// python-dotenv's `dotenv`.
     Dotenv,
+    /// `httpx`.
+    Httpx,
+    /// `http`, the package.
+    Http,
+    /// `http.server`.
+    HttpServer,
 }
 
 impl StdModule {
@@ -511,6 +526,9 @@ impl StdModule {
             StdModule::OsPath => "posixpath",
             StdModule::Sys => "sys",
             StdModule::Dotenv => "dotenv",
+            StdModule::Httpx => "httpx",
+            StdModule::Http => "http",
+            StdModule::HttpServer => "http.server",
         }
     }
 }
@@ -548,6 +566,8 @@ impl Builtin {
             Builtin::PathDirname => "dirname",
             Builtin::PathBasename => "basename",
             Builtin::PathAbspath => "abspath",
+            Builtin::HttpxClient => "Client",
+            Builtin::HttpxAsyncClient => "AsyncClient",
         }
     }
 }
@@ -681,12 +701,12 @@ const EXCEPTIONS: [(&str, &str); 36] = [
 
 /// Whether `name` is a builtin exception class.
 pub(crate) fn is_builtin_exception(name: &str) -> bool {
-    EXCEPTIONS.iter().any(|(n, _)| *n == name)
+    EXCEPTIONS.iter().chain(super::net::HTTPX_EXCEPTIONS.iter()).any(|(n, _)| *n == name)
 }
 
 /// The base class of a builtin exception class; unknown classes derive from `Exception`.
 pub(crate) fn builtin_exception_parent(name: &str) -> Option<&'static str> {
-    match EXCEPTIONS.iter().find(|(n, _)| *n == name) {
+    match EXCEPTIONS.iter().chain(super::net::HTTPX_EXCEPTIONS.iter()).find(|(n, _)| *n == name) {
         Some((_, "")) => None,
         Some((_, parent)) => Some(parent),
         None => Some("Exception"),
