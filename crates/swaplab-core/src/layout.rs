@@ -12,7 +12,8 @@
 //!    `tools/`: by any skill). Left in place, Rasa would refuse to load the model with
 //!    `Skill '…' MCP import '…' collides with the local/shared tool '…'.` A module that
 //!    still defines a tool nobody imports over MCP stays, and the reader is told.
-//! 4. The server is `scripts/mcp_crm_server.py`. The CRM area is what the root holds of
+//! 4. The server is `scripts/mcp_crm_server.py`, with the project's other Python
+//!    modules outside `skills/` and `tools/` (the client it imports). The CRM area is what the root holds of
 //!    it, at the same paths: the seed `crm.yml` and the conversation scripts
 //!    `conversations/*.yml` (or `.yaml`, subfolders included). Like every root file they
 //!    also stay in *before* and *after*, where Rasa never reads them. Without a seed the
@@ -104,9 +105,17 @@ pub fn tutorial_layout(root: &Project) -> Result<Swap, String> {
         replaced.push(path.to_owned());
     }
     let (after, set_aside, kept) = without_imported_tools(&Project::from_files(after_files));
+    // The server's process imports the project's own modules (its HTTP client under
+    // `lib/`, say): they come with it. Rasa's tool modules stay with the agent.
     let mut server = Project::default();
     if let Some(text) = before.file(SERVER_PATH) {
-        server = Project::from_files([(SERVER_PATH, text)]);
+        let modules = before.files().filter(|(path, _)| {
+            path.ends_with(".py")
+                && *path != SERVER_PATH
+                && !path.starts_with("skills/")
+                && !path.starts_with("tools/")
+        });
+        server = Project::from_files(std::iter::once((SERVER_PATH, text)).chain(modules));
     }
     let seed = before.file(CRM_SEED_PATH).map(|text| (CRM_SEED_PATH, text));
     let scripts = before.files().filter(|(path, _)| is_conversation(path));

@@ -506,7 +506,12 @@ fn lookup(
     server: &crate::sim::mcp::McpServer,
     checks: &mut Vec<ProofCheck>,
 ) -> Result<(), Stop> {
-    let mut crm = Crm::new(sim.seed.clone());
+    // The script starts both servers with these, unless the environment has them.
+    let mut seed = sim.seed.clone();
+    let from = "the proof's default";
+    seed.network.setdefault("HUBSPOT_BASE_URL", "http://127.0.0.1:8787", from);
+    seed.network.setdefault("HUBSPOT_ACCESS_TOKEN", "mock-token", from);
+    let mut crm = Crm::new(seed);
     let init = object([
         ("jsonrpc", string("2.0")),
         ("id", Value::Int(0)),

@@ -64,7 +64,10 @@ pub fn read_workspace(workspace: &Workspace) -> WorkspaceReport {
 
 /// [`read_workspace`], reusing what `memo` read before from the same files.
 pub fn read_workspace_with(workspace: &Workspace, memo: &mut Memo) -> WorkspaceReport {
-    let server_file = workspace.server.files().find(|(path, _)| path.ends_with(".py"));
+    // The server is the file that makes a FastMCP server; the others are its modules.
+    let python = || workspace.server.files().filter(|(path, _)| path.ends_with(".py"));
+    let server_file =
+        python().find(|(_, text)| text.contains("FastMCP")).or_else(|| python().next());
     WorkspaceReport {
         before: read_project_with(&workspace.before, memo),
         after: read_project_with(&workspace.after, memo),

@@ -109,6 +109,10 @@ pub struct CrmSeed {
     pub next_note_id: u64,
     /// Problems in the seed file.
     pub diagnostics: Vec<Diagnostic>,
+    /// The environment the project's processes start with, and its own mock CRM if it
+    /// ships one (then the mock, not this data, answers its HTTP client).
+    #[serde(skip)]
+    pub network: super::network::Network,
 }
 
 impl CrmSeed {
@@ -154,6 +158,7 @@ impl CrmSeed {
             notes: Vec::new(),
             next_note_id: FIRST_NOTE_ID,
             diagnostics: Vec::new(),
+            network: super::network::Network::default(),
         }
     }
 
@@ -181,6 +186,7 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
         notes: Vec::new(),
         next_note_id: FIRST_NOTE_ID,
         diagnostics: Vec::new(),
+        network: super::network::Network::default(),
     };
     let mut reader = SeedReader { file, diagnostics: Vec::new() };
     if text.len() > MAX_FILE_BYTES {
@@ -469,6 +475,10 @@ pub struct Crm {
     pub data: Arc<CrmSeed>,
     /// Every request made, in order.
     pub log: Vec<CrmRequest>,
+    /// The project's own mock CRM, answering its HTTP client.
+    pub(crate) mock: Option<super::network::MockCrm>,
+    /// Which contact's associations listed each ticket, as the run went.
+    pub(crate) ticket_owners: Vec<(String, String)>,
 }
 
 const CONTACT_PROPERTIES: &str = "firstname,lastname,company,email";
@@ -477,7 +487,12 @@ const TICKET_PROPERTIES: &str = "subject,hs_pipeline_stage,createdate";
 impl Crm {
     /// A CRM holding the seed's data and an empty log.
     pub fn new(seed: CrmSeed) -> Crm {
-        Crm { data: Arc::new(seed), log: Vec::new() }
+        let mock = seed
+            .network
+            .mock
+            .clone()
+            .map(|spec| super::network::MockCrm::new(spec, seed.network.env_pairs()));
+        Crm { data: Arc::new(seed), log: Vec::new(), mock, ticket_owners: Vec::new() }
     }
 
     fn contact_json(contact: &Contact) -> Value {

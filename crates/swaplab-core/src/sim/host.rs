@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::crm::{CLIENT_FUNCTIONS, Crm, CrmRequest};
 use super::json::Value;
 use crate::diagnostic::Span;
-use crate::python::{Host, HostError, PyValue};
+use crate::python::{Delivery, Host, HostError, HttpRequest, PyValue};
 
 /// A `context.memory` for a Rasa tool: resolves and applies reads and writes.
 pub trait ToolMemory {
@@ -144,6 +144,29 @@ impl Host for ToolHost<'_> {
             error,
         });
         result.map_err(|e| HostError { exc_type: e.exc_type.into(), message: e.message })
+    }
+
+    fn http(&mut self, request: &HttpRequest, span: Span) -> Delivery {
+        let first = self.crm.log.len();
+        let delivery = self.crm.http(request);
+        let error = match &delivery {
+            Delivery::Answered(_) => None,
+            Delivery::Refused => {
+                Some(format!("nothing listens at {}:{}", request.host, request.port))
+            }
+            Delivery::Disconnected => {
+                Some("the server closed the connection without an answer".to_owned())
+            }
+            Delivery::Stopped(diagnostic) => Some(diagnostic.message.clone()),
+        };
+        self.calls.push(ClientCall {
+            function: format!("{} {}", request.method, request.target()),
+            args: Vec::new(),
+            span,
+            requests: self.crm.log[first..].to_vec(),
+            error,
+        });
+        delivery
     }
 
     fn memory_get(&mut self, path: &str, default: PyValue, span: Span) -> PyValue {

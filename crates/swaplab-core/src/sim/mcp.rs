@@ -18,7 +18,9 @@ use serde::Serialize;
 use super::crm::Crm;
 use super::host::{ClientCall, ToolHost};
 use super::json::{self, Value, object, string};
-use crate::python::{McpServerModule, McpTool, Outcome, Program, PyValue, Schema, compile_module};
+use crate::python::{
+    McpServerModule, McpTool, Outcome, Process, Program, PyValue, Schema, compile_module,
+};
 use crate::rasa::arguments::offered_mcp_schema;
 
 /// The MCP protocol revisions the server accepts; the last is what it offers by default.
@@ -360,8 +362,10 @@ impl McpServer {
                 return error_call(text, Vec::new(), None);
             }
         };
+        let env = crm.data.network.env_pairs();
         let mut host = ToolHost::new(crm, None);
-        let outcome = self.program.call(&tool.function, &kwargs, false, &mut host);
+        let mut process = Process::with_environment(self.program.clone(), env);
+        let outcome = process.call(&tool.function, &kwargs, false, &mut host);
         let calls = host.calls;
         match outcome {
             Outcome::Returned(value) => {

@@ -21,8 +21,10 @@ pub mod attack;
 pub mod conversation;
 pub mod crm;
 pub mod host;
+pub mod hubspot;
 pub mod json;
 pub mod mcp;
+pub mod network;
 pub mod run;
 pub mod trace;
 
@@ -116,10 +118,18 @@ impl Simulation {
             }
             _ => None,
         };
-        let seed = match workspace.crm.file(CRM_FILE) {
+        let mut seed = match workspace.crm.file(CRM_FILE) {
             Some(text) => read_seed(CRM_FILE, text),
             None => CrmSeed::tutorial(),
         };
+        // The environment the project's set-up gives, and its own mock CRM if it ships
+        // one: then the mock answers the project's HTTP client, not the seed.
+        let sides = [&workspace.before, &workspace.server, &workspace.after, &workspace.crm];
+        let env = network::read_environment(&sides);
+        let pairs: Vec<(String, String)> =
+            env.iter().map(|v| (v.name.clone(), v.value.clone())).collect();
+        let mock = network::find_mock(&sides, &pairs).map(Arc::new);
+        seed.network = network::Network { env, mock };
         let mut scripts: Vec<Script> = workspace
             .crm
             .files()

@@ -21,7 +21,7 @@ use super::crm::{Crm, CrmSeed};
 use super::host::{ClientCall, MemoryUse, ToolHost, ToolMemory};
 use super::json::{self, Value, object, string};
 use super::mcp::Exchange;
-use crate::python::{Outcome, PyValue};
+use crate::python::{Outcome, Process, PyValue};
 use crate::rasa::arguments::validate_arguments;
 use crate::rasa::condition::{self, Scalar};
 use crate::rasa::memory::{MemoryRead, MemorySlot, lookup_get, lookup_set, readable_keys};
@@ -606,8 +606,10 @@ impl<'a, 'r> Run<'a, 'r> {
                     agent: self.agent,
                     skill: record.skill.clone(),
                 };
+                let env = self.crm.data.network.env_pairs();
                 let mut host = ToolHost::new(&mut self.crm, Some(&mut view));
-                let outcome = program.call(&local.function.name, &kwargs, true, &mut host);
+                let mut process = Process::with_environment(program.clone(), env);
+                let outcome = process.call(&local.function.name, &kwargs, true, &mut host);
                 record.client_calls = host.calls;
                 record.memory_uses = host.memory_uses;
                 match outcome {

@@ -32,6 +32,7 @@ mod robustness;
 mod semantic;
 mod session;
 mod sim;
+mod sim_network;
 mod support;
 mod workspace;
 mod yaml;
