@@ -86,8 +86,8 @@ pub(crate) struct Class {
     pub(crate) name: usize,
     pub(crate) bases: Option<(usize, usize)>,
     pub(crate) body: Body,
-    /// Whether decorators precede it (`@dataclass`).
-    pub(crate) decorated: bool,
+    /// The decorators before it (`@dataclass`), in order.
+    pub(crate) decorators: Vec<Decorator>,
 }
 
 /// What the module level holds, in order.
@@ -518,10 +518,9 @@ impl<'a> Source<'a> {
                     items.push(Item::Def(def));
                 }
             } else if self.is_name(line.start, "class") {
-                let decorated = !decorators.is_empty();
-                decorators.clear();
+                let decorators = std::mem::take(&mut decorators);
                 if let Some(mut class) = self.class(line, colon, body) {
-                    class.decorated = decorated;
+                    class.decorators = decorators;
                     items.push(Item::Class(class));
                 }
             } else {
@@ -617,7 +616,7 @@ impl<'a> Source<'a> {
             } else {
                 return None;
             };
-            Some(Class { name, bases, body, decorated: false })
+            Some(Class { name, bases, body, decorators: Vec::new() })
         })();
         if parsed.is_none() {
             self.report(

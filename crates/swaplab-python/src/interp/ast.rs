@@ -349,7 +349,7 @@ pub(crate) struct Assignment {
 pub(crate) type Versions = Vec<(usize, Global)>;
 
 /// A plain class of the file: `class C:` or `class C(Base):` with class attributes and
-/// methods.
+/// methods; a `@dataclass`; or an exception class with a body of its own.
 #[derive(Clone, Debug)]
 pub(crate) struct ClassDef {
     pub(crate) name: String,
@@ -357,10 +357,55 @@ pub(crate) struct ClassDef {
     pub(crate) base: Option<usize>,
     /// The assignments of its body, in order (their `position` is the class's).
     pub(crate) attrs: Vec<Assignment>,
-    /// Its methods: name and function index.
-    pub(crate) methods: Vec<(String, usize)>,
+    /// Its methods and properties, by name.
+    pub(crate) methods: Vec<(String, ClassMember)>,
     /// Whether its base is `http.server.BaseHTTPRequestHandler` (then `base` is `None`).
     pub(crate) handler: bool,
+    /// What `@dataclass` made of it.
+    pub(crate) dataclass: Option<Dataclass>,
+    /// Whether it is an exception class: its instances are exceptions named after it, and
+    /// its chain ends in a builtin exception class.
+    pub(crate) exception: bool,
     /// The file it is defined in.
     pub(crate) file: usize,
+}
+
+/// A function defined in a class body, as the class holds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ClassMember {
+    /// A method: bound to the instance it is looked up on.
+    Method(usize),
+    /// `@staticmethod`: the function itself, through the class or an instance.
+    Static(usize),
+    /// `@classmethod`: bound to the class it is looked up through.
+    ClassMethod(usize),
+    /// `@property`, with its `@name.setter`.
+    Property { getter: usize, setter: Option<usize> },
+}
+
+/// `@dataclass` or `@dataclass(frozen=True)` on a class.
+#[derive(Clone, Debug)]
+pub(crate) struct Dataclass {
+    pub(crate) frozen: bool,
+    /// The fields its own body annotates, in order (inherited ones come from its bases).
+    pub(crate) fields: Vec<DataField>,
+    /// `field(default_factory=…)` arguments: evaluated when the class is created, before
+    /// the body's assignment of that index (or after them all), for the field of that index.
+    pub(crate) factories: Vec<(usize, usize, Expr)>,
+    /// Where the decorator is.
+    pub(crate) at: At,
+}
+
+/// One field a dataclass's body annotates.
+#[derive(Clone, Debug)]
+pub(crate) struct DataField {
+    pub(crate) name: String,
+    /// Whether it has a default: the class attribute of its name when the class is
+    /// created (a factory's field has none).
+    pub(crate) has_default: bool,
+    /// Whether `field(default_factory=…)` makes its value.
+    pub(crate) factory: bool,
+    /// `field(repr=…)`, `field(compare=…)`.
+    pub(crate) repr: bool,
+    pub(crate) compare: bool,
 }

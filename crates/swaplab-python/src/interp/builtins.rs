@@ -458,7 +458,7 @@ impl Interp<'_, '_> {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 0, at)?);
                 Ok(Val::Bool(value.is_some_and(|v| v.truthy())))
             }
-            Ty::List | Ty::Tuple | Ty::Set => {
+            Ty::List | Ty::Tuple | Ty::Set | Ty::FrozenSet => {
                 let [value] = take(self.bind(name, args, kwargs, &["iterable"], 0, at)?);
                 let items = match value {
                     Some(v) => self.collect(&v, at)?,
@@ -466,7 +466,7 @@ impl Interp<'_, '_> {
                 };
                 Ok(match ty {
                     Ty::Tuple => Val::tuple(items),
-                    Ty::Set => {
+                    Ty::Set | Ty::FrozenSet => {
                         let unique = self.unique(items, at)?;
                         self.new_list(unique)
                     }
@@ -670,6 +670,9 @@ impl Interp<'_, '_> {
                     Val::Tuple(t) => t.items.len(),
                     Val::Dict(d) => d.entries.borrow().len(),
                     Val::Range(a, b, c) => usize::try_from(range_len(*a, *b, *c)).unwrap_or(0),
+                    Val::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
+                        self.collect(&value, at)?.len()
+                    }
                     other => {
                         let message =
                             format!("object of type '{}' has no len()", self.type_name(other));
@@ -845,6 +848,22 @@ impl Interp<'_, '_> {
             | Builtin::PathDirname
             | Builtin::PathBasename
             | Builtin::PathAbspath => self.call_os(builtin, args, kwargs, at),
+            Builtin::Suppress => {
+                if let Some((key, _)) = kwargs.first() {
+                    let message = format!("suppress() got an unexpected keyword argument '{key}'");
+                    return Err(self.raise("TypeError", message, at));
+                }
+                Ok(Val::Native(Rc::new(super::net::Native::Suppress(args))))
+            }
+            Builtin::ParseQs
+            | Builtin::ParseQsl
+            | Builtin::Urlparse
+            | Builtin::Urlsplit
+            | Builtin::Urlencode
+            | Builtin::Quote
+            | Builtin::QuotePlus
+            | Builtin::Unquote
+            | Builtin::UnquotePlus => self.call_urllib(builtin, args, kwargs, at),
             Builtin::HttpxClient => self.new_client(false, &args, kwargs, at),
             Builtin::HttpxAsyncClient => self.new_client(true, &args, kwargs, at),
             Builtin::Abs => {
@@ -971,7 +990,7 @@ impl Interp<'_, '_> {
                 Ty::List => matches!(value, Val::List(_)),
                 Ty::Tuple => matches!(value, Val::Tuple(_)),
                 Ty::Dict => matches!(value, Val::Dict(_)),
-                Ty::Set => false,
+                Ty::Set | Ty::FrozenSet => false,
                 Ty::Bytes => matches!(value, Val::Bytes(_)),
             },
             Val::Model(index) => match value {
@@ -1169,6 +1188,16 @@ impl Interp<'_, '_> {
                 }
             }
             Val::Str(s) => self.str_method(s, name, args, kwargs, at),
+            Val::Exc(exc) => self.exc_method(exc, name, args, kwargs, at),
+            // `object.__init__`, through `super()`.
+            Val::Instance(_) if name == "__init__" => {
+                if args.is_empty() && kwargs.is_empty() {
+                    return Ok(Val::None);
+                }
+                let message =
+                    "object.__init__() takes exactly one argument (the instance to initialize)";
+                Err(self.raise("TypeError", message, at))
+            }
             Val::Bytes(data) if name == "decode" => {
                 let [encoding, errors] =
                     take(self.keyword_args(name, &["encoding", "errors"], args, kwargs, at)?);

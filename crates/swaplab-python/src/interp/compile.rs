@@ -9,8 +9,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::ast::{
-    Assignment, At, BinOp, ClassDef, Conditional, Const, Expr, ExprKind, FieldDefault, Function,
-    Global, Handler, Model, ModelField, ParamDef, ParamKind, Stmt, StmtKind, Target, Versions,
+    Assignment, At, BinOp, ClassDef, ClassMember, Conditional, Const, DataField, Dataclass, Expr,
+    ExprKind, FieldDefault, Function, Global, Handler, Model, ModelField, ParamDef, ParamKind,
+    Stmt, StmtKind, Target, Versions,
 };
 use super::link::{Found, Library};
 use super::parse::{PResult, Parser, Problem, limit, syntax, to_target, unsupported};
@@ -19,7 +20,7 @@ use super::{MAX_NESTING, Program, Unit};
 use crate::annotation::parse_type;
 use crate::lex::{SYNTAX, TokenKind};
 use crate::literal::literal_value;
-use crate::source::{Body, Class, Def, Import, Item, Line, Source, Stmt as RawStmt};
+use crate::source::{Body, Class, Decorator, Def, Import, Item, Line, Source, Stmt as RawStmt};
 use crate::tools::CLIENT_MODULE;
 use crate::{Extra, Value};
 use swaplab_base::diagnostic::{Diagnostic, Phase, Span};
@@ -31,6 +32,9 @@ struct Names {
     config_dict: Vec<String>,
     tool_context: Vec<String>,
     mcp_context: Vec<String>,
+    /// `dataclasses.dataclass` and `dataclasses.field`, as the file names them.
+    dataclass: Vec<String>,
+    data_field: Vec<String>,
 }
 
 impl Names {
@@ -42,6 +46,8 @@ impl Names {
             config_dict: vec!["ConfigDict".to_owned(), "pydantic.ConfigDict".to_owned()],
             tool_context: one("ToolContext"),
             mcp_context: one("Context"),
+            dataclass: Vec::new(),
+            data_field: Vec::new(),
         }
     }
 
@@ -80,6 +86,8 @@ struct Module<'p> {
     assignments: Vec<Assignment>,
     conditionals: Vec<Conditional>,
     exc_parents: BTreeMap<String, String>,
+    /// The class of each user exception class, by name.
+    exc_classes: BTreeMap<String, usize>,
     /// Every file of the program, this one included (its globals are filled in when it
     /// is done), and the `lambda`s read so far.
     units: Vec<Unit>,
@@ -103,6 +111,7 @@ pub(crate) fn compile(path: &str, text: &str, library: &Library<'_>) -> Program 
         assignments: Vec::new(),
         conditionals: Vec::new(),
         exc_parents: BTreeMap::new(),
+        exc_classes: BTreeMap::new(),
         units: vec![Unit::new(path, text, module_name(path))],
         lambdas: Vec::new(),
         diagnostics: Vec::new(),
@@ -122,6 +131,7 @@ pub(crate) fn compile(path: &str, text: &str, library: &Library<'_>) -> Program 
         assignments: module.assignments,
         conditionals: module.conditionals,
         exc_parents: module.exc_parents,
+        exc_classes: module.exc_classes,
         lambdas: module.lambdas,
     }
 }
@@ -236,6 +246,7 @@ impl<'p> Module<'p> {
                 assignments: std::mem::take(&mut self.assignments),
                 conditionals: std::mem::take(&mut self.conditionals),
                 exc_parents: std::mem::take(&mut self.exc_parents),
+                exc_classes: std::mem::take(&mut self.exc_classes),
                 units: std::mem::take(&mut self.units),
                 lambdas: std::mem::take(&mut self.lambdas),
                 diagnostics: Vec::new(),
@@ -250,6 +261,7 @@ impl<'p> Module<'p> {
             self.assignments = child.assignments;
             self.conditionals = child.conditionals;
             self.exc_parents = child.exc_parents;
+            self.exc_classes = child.exc_classes;
             self.units = child.units;
             self.lambdas = child.lambdas;
             if let Some(unit) = self.units.get_mut(index) {
@@ -271,26 +283,6 @@ impl<'p> Module<'p> {
         let wanted = format!("{}.{name}", self.units.get(unit)?.module);
         self.units.iter().position(|u| u.module == wanted)
     }
-}
-
-/// Whether a class body holds nothing but docstrings, `pass` and `...`.
-fn bare_body(source: &Source<'_>, body: &Body) -> bool {
-    let mut statements = Vec::new();
-    if let Some((s, e)) = body.inline {
-        source.line_statements(s, e, &mut statements);
-    }
-    for line in source.lines.get(body.lines.0..body.lines.1).unwrap_or_default() {
-        if line.depth == 1 {
-            source.line_statements(line.start, line.end, &mut statements);
-        }
-    }
-    statements.iter().all(|stmt| {
-        !stmt.header
-            && stmt.end == stmt.start + 1
-            && (source.is_kind(stmt.start, TokenKind::String)
-                || source.is_name(stmt.start, "pass")
-                || source.is_op(stmt.start, "..."))
-    })
 }
 
 /// The diagnostic for a problem.
@@ -577,6 +569,14 @@ impl Module<'_> {
                     "httpx" => Global::Module(StdModule::Httpx),
                     "http" => Global::Module(StdModule::Http),
                     "http.server" if bound != "http" => Global::Module(StdModule::HttpServer),
+                    "dataclasses" => {
+                        self.names.dataclass.push(format!("{bound}.dataclass"));
+                        self.names.data_field.push(format!("{bound}.field"));
+                        Global::Module(StdModule::Dataclasses)
+                    }
+                    "contextlib" => Global::Module(StdModule::Contextlib),
+                    "urllib" => Global::Module(StdModule::Urllib),
+                    "urllib.parse" if bound != "urllib" => Global::Module(StdModule::UrllibParse),
                     _ => Global::Other(format!("the module `{module}`")),
                 };
                 self.bind(bound, global);
@@ -597,6 +597,8 @@ impl Module<'_> {
                     self.names.mcp_context.push(alias.clone());
                 }
                 (_, "ToolContext") => self.names.tool_context.push(alias.clone()),
+                ("dataclasses", "dataclass") => self.names.dataclass.push(alias.clone()),
+                ("dataclasses", "field") => self.names.data_field.push(alias.clone()),
                 _ => {}
             }
             let global = if let Some(unit) = project {
@@ -626,6 +628,10 @@ impl Module<'_> {
                 "dotenv" => Some(StdModule::Dotenv),
                 "httpx" => Some(StdModule::Httpx),
                 "http.server" => Some(StdModule::HttpServer),
+                "dataclasses" => Some(StdModule::Dataclasses),
+                "contextlib" => Some(StdModule::Contextlib),
+                "urllib.parse" => Some(StdModule::UrllibParse),
+                "urllib" => Some(StdModule::Urllib),
                 _ => None,
             } {
                 Global::StdName(std, name.clone())
@@ -674,34 +680,56 @@ impl Module<'_> {
             self.bind(name, Global::Model(self.models.len() - 1));
             return;
         }
-        let exception_base = bases.iter().find_map(|b| match self.latest(b) {
-            Some(Global::ExcClass(base)) => Some(base.clone()),
-            Some(_) => None,
-            None => is_builtin_exception(b).then(|| b.clone()),
-        });
-        if let Some(base) = exception_base {
-            if let Some(def) = first_def(source, class) {
-                let at = source.bytes(def, def + 1);
-                let what = format!("a method of the exception class `{name}`");
-                self.poison(source, vec![name], &unsupported(at, &what));
-                return;
-            }
-            if !bare_body(source, &class.body) {
-                // Its attributes would be ignored: refuse rather than guess.
-                let what = format!("the exception class `{name}` with a body of its own");
-                self.bind(name, Global::Other(what));
-                return;
-            }
-            self.exc_parents.insert(name.clone(), base);
-            self.bind(name.clone(), Global::ExcClass(name));
-            return;
-        }
         let keywords = class
             .bases
             .map(|parens| source.args(parens))
             .unwrap_or_default()
             .iter()
             .any(|a| a.keyword.is_some() || a.stars > 0);
+        let exception_base = bases.iter().find_map(|b| match self.latest(b) {
+            Some(Global::ExcClass(base)) => Some(base.clone()),
+            Some(_) => None,
+            None => is_builtin_exception(b).then(|| b.clone()),
+        });
+        let dataclass = match class.decorators.as_slice() {
+            [] => None,
+            [decorator] if exception_base.is_none() => match self.dataclass(source, decorator) {
+                Ok(dataclass) => Some(dataclass),
+                Err(problem) => {
+                    self.poison(source, vec![name], &problem);
+                    return;
+                }
+            },
+            [decorator, ..] => {
+                let at = source.bytes(decorator.start.saturating_sub(1), decorator.end);
+                let text = source.slice(decorator.start, decorator.end);
+                let what = format!("the decorator `@{text}` on the class `{name}`");
+                self.poison(source, vec![name], &unsupported(at, &what));
+                return;
+            }
+        };
+        if let Some(base) = exception_base {
+            if keywords || bases.len() > 1 {
+                let what = format!("the exception class `{name}` (several bases or keywords)");
+                self.bind(name, Global::Other(what));
+                return;
+            }
+            // A user exception class of the program has a class of its own (methods,
+            // attributes, properties), whose chain ends at the builtin class.
+            let parent = self.exc_classes.get(&base).copied();
+            self.exc_parents.insert(name.clone(), base);
+            if self.plain_class(
+                source,
+                class,
+                name.clone(),
+                parent,
+                ClassKind { handler: false, dataclass: None, exception: true },
+            ) {
+                self.exc_classes.insert(name.clone(), self.classes.len() - 1);
+                self.bind(name.clone(), Global::ExcClass(name));
+            }
+            return;
+        }
         let handler = matches!(bases.as_slice(), [b] if matches!(self.latest(b),
             Some(Global::StdName(StdModule::HttpServer, n)) if n == "BaseHTTPRequestHandler"));
         let base = match bases.as_slice() {
@@ -714,9 +742,7 @@ impl Module<'_> {
             },
             _ => None,
         };
-        let why = if class.decorated {
-            format!("the decorated class `{name}`")
-        } else if keywords {
+        let why = if keywords {
             format!("the class `{name}` (a metaclass or class keyword)")
         } else if bases.len() > 1 {
             format!("the class `{name}` (multiple inheritance)")
@@ -724,11 +750,60 @@ impl Module<'_> {
             format!("the class `{name}` (its base `{}`)", bases.join(", "))
         };
         match base {
-            Some(base) if !keywords && !class.decorated => {
-                self.plain_class(source, class, name, base, handler);
+            Some(base) if !keywords => {
+                if dataclass.is_some() && handler {
+                    let what = format!("the request handler `{name}` as a dataclass");
+                    let at = source.bytes(class.name, class.name + 1);
+                    self.poison(source, vec![name], &unsupported(at, &what));
+                    return;
+                }
+                if self.plain_class(
+                    source,
+                    class,
+                    name.clone(),
+                    base,
+                    ClassKind { handler, dataclass, exception: false },
+                ) {
+                    self.bind(name, Global::Class(self.classes.len() - 1));
+                }
             }
             _ => self.bind(name, Global::Other(why)),
         }
+    }
+
+    /// `@dataclass`, `@dataclass()` or `@dataclass(frozen=True)` before a class; any
+    /// other decorator or option is outside the subset.
+    fn dataclass(
+        &self,
+        source: &Source<'_>,
+        decorator: &Decorator,
+    ) -> PResult<(bool, (usize, usize))> {
+        let at = source.bytes(decorator.start.saturating_sub(1), decorator.end);
+        let text = source.slice(decorator.start, decorator.end);
+        let Some(call) =
+            decorator.target.as_ref().filter(|c| self.names.dataclass.contains(&c.name))
+        else {
+            return Err(unsupported(at, &format!("the class decorator `@{text}`")));
+        };
+        let mut frozen = false;
+        for arg in call.parens.map(|p| source.args(p)).unwrap_or_default() {
+            let option = arg.keyword.map(|k| source.text(k));
+            let value = literal_value(source, arg.start, arg.end, 0);
+            let arg_at = source.bytes(arg.keyword.unwrap_or(arg.start), arg.end);
+            match (option, value) {
+                (Some("frozen"), Some(Value::Bool(b))) => frozen = b,
+                // The defaults, said out loud.
+                (Some("init" | "repr" | "eq"), Some(Value::Bool(true))) => {}
+                (Some(option), _) => {
+                    let what = format!("the dataclass option `{option}=`");
+                    return Err(unsupported(arg_at, &what));
+                }
+                (None, _) => {
+                    return Err(unsupported(arg_at, "a positional argument of `@dataclass`"));
+                }
+            }
+        }
+        Ok((frozen, at))
     }
 
     /// Binds `names` to a stop: using one reports `problem`.
@@ -748,21 +823,23 @@ impl Module<'_> {
         }
     }
 
-    /// `class C:` or `class C(Base):` whose body only assigns names and defines
-    /// methods; anything else in it makes the class outside the subset.
+    /// `class C:` or `class C(Base):` whose body only assigns names and defines methods
+    /// (with `@property`, `@staticmethod` or `@classmethod`); anything else in it makes
+    /// the class outside the subset. Whether the class was added.
     fn plain_class(
         &mut self,
         source: &mut Source<'_>,
         class: &Class,
         name: String,
         base: Option<usize>,
-        handler: bool,
-    ) {
+        kind: ClassKind,
+    ) -> bool {
         let index = self.classes.len();
         let mut attrs: Vec<Assignment> = Vec::new();
-        let mut methods: Vec<(String, usize)> = Vec::new();
+        let mut methods: Vec<(String, ClassMember)> = Vec::new();
         let mut problem: Option<Box<Problem>> = None;
         let mut statements = Vec::new();
+        let mut decorators: Vec<(usize, usize)> = Vec::new();
         if let Some((s, e)) = class.body.inline {
             source.line_statements(s, e, &mut statements);
         }
@@ -775,27 +852,48 @@ impl Module<'_> {
             let is_def = source.is_name(line.start, "def")
                 || (source.is_name(line.start, "async") && source.is_name(line.start + 1, "def"));
             if source.is_op(line.start, "@") {
-                problem.get_or_insert_with(|| unsupported(at, "a decorated method"));
+                decorators.push((line.start + 1, line.end));
             } else if is_def {
                 if let Some(def) = source.def_at(li) {
                     let method = source.text(def.name).to_owned();
+                    let allowed = if kind.exception {
+                        EXCEPTION_METHODS.as_slice()
+                    } else if kind.dataclass.is_some() {
+                        DATACLASS_METHODS.as_slice()
+                    } else {
+                        super::classes::SPECIAL_METHODS.as_slice()
+                    };
                     if method.starts_with("__")
                         && method.ends_with("__")
-                        && !super::classes::SPECIAL_METHODS.contains(&method.as_str())
+                        && !allowed.contains(&method.as_str())
                     {
                         let at = source.bytes(def.name, def.name + 1);
                         let what = format!("the special method `{method}`");
                         problem.get_or_insert_with(|| unsupported(at, &what));
                     }
+                    let decorated = std::mem::take(&mut decorators);
                     let function =
                         self.function(source, &def, format!("{name}.{method}"), Some(index));
+                    let member =
+                        self.method_member(source, &decorated, &method, function, &methods);
+                    let member = match member {
+                        Ok(member) => member,
+                        Err(found) => {
+                            problem.get_or_insert(found);
+                            ClassMember::Method(function)
+                        }
+                    };
                     attrs.retain(
                         |a| !matches!(a.targets.as_slice(), [Target::Name(n)] if *n == method),
                     );
                     methods.retain(|(m, _)| *m != method);
-                    methods.push((method, function));
+                    methods.push((method, member));
                 }
             } else {
+                if let Some(&(s, e)) = decorators.first() {
+                    let what = "a decorator must be followed by `def` or `class`";
+                    problem.get_or_insert_with(|| syntax(source.bytes(s - 1, e), what));
+                }
                 let before = statements.len();
                 source.line_statements(line.start, line.end, &mut statements);
                 if statements.get(before).is_some_and(|s| s.header) {
@@ -806,7 +904,57 @@ impl Module<'_> {
             }
             li = next;
         }
+        let mut fields: Vec<DataField> = Vec::new();
+        let mut factories = Vec::new();
         for stmt in statements.into_iter().filter(|s| !s.header) {
+            if kind.dataclass.is_some() {
+                match self.data_field(source, stmt) {
+                    Ok(None) => {}
+                    Ok(Some((field, value))) => {
+                        let assignment = match value {
+                            FieldValue::None => None,
+                            FieldValue::Default(expr) => Some(Ok(expr)),
+                            FieldValue::Factory(expr) => {
+                                factories.push((attrs.len(), fields.len(), expr));
+                                None
+                            }
+                            FieldValue::Class => match self.class_statement(source, stmt) {
+                                Ok(assignment) => assignment.and_then(|a| a.value.ok()).map(Ok),
+                                Err(found) => Some(Err(found)),
+                            },
+                        };
+                        match assignment {
+                            Some(Ok(expr)) => {
+                                methods.retain(|(m, _)| *m != field.name);
+                                attrs.push(Assignment {
+                                    targets: vec![Target::Name(field.name.clone())],
+                                    value: Ok(expr),
+                                    position: self.position,
+                                    file: self.file,
+                                });
+                            }
+                            Some(Err(found)) => {
+                                problem.get_or_insert(found);
+                            }
+                            None => {}
+                        }
+                        match fields.iter_mut().find(|f| f.name == field.name) {
+                            Some(slot) => {
+                                slot.has_default = field.has_default;
+                                slot.factory = field.factory;
+                                slot.repr = field.repr;
+                                slot.compare = field.compare;
+                            }
+                            None => fields.push(field),
+                        }
+                        continue;
+                    }
+                    Err(found) => {
+                        problem.get_or_insert(found);
+                        continue;
+                    }
+                }
+            }
             match self.class_statement(source, stmt) {
                 Ok(Some(assignment)) => {
                     let mut names = BTreeSet::new();
@@ -820,19 +968,156 @@ impl Module<'_> {
                 }
             }
         }
+        if let Some(&(s, e)) = decorators.first() {
+            let what = "a decorator must be followed by `def` or `class`";
+            problem.get_or_insert_with(|| syntax(source.bytes(s - 1, e), what));
+        }
         if let Some(problem) = problem {
             self.poison(source, vec![name], &problem);
-            return;
+            return false;
         }
+        let dataclass =
+            kind.dataclass.map(|(frozen, at)| Dataclass { frozen, fields, factories, at });
         self.classes.push(ClassDef {
-            name: name.clone(),
+            name,
             base,
             attrs,
             methods,
-            handler,
+            handler: kind.handler,
+            dataclass,
+            exception: kind.exception,
             file: self.file,
         });
-        self.bind(name, Global::Class(index));
+        true
+    }
+
+    /// What a `def` in a class body is, from the decorators before it: a method,
+    /// `@staticmethod`, `@classmethod`, `@property` or `@<property>.setter`. Any other
+    /// decorator is outside the subset.
+    fn method_member(
+        &self,
+        source: &Source<'_>,
+        decorators: &[(usize, usize)],
+        method: &str,
+        function: usize,
+        methods: &[(String, ClassMember)],
+    ) -> PResult<ClassMember> {
+        let Some(&(s, e)) = decorators.first() else { return Ok(ClassMember::Method(function)) };
+        let at = source.bytes(s - 1, e);
+        let text = source.slice(s, e);
+        if let Some(&(s2, e2)) = decorators.get(1) {
+            let what = format!(
+                "the decorators `@{text}` and `@{}` stacked on one method",
+                source.slice(s2, e2)
+            );
+            return Err(unsupported(at, &what));
+        }
+        // A builtin's name, unless the module rebinds it.
+        let builtin =
+            |word: &str| e == s + 1 && source.is_name(s, word) && self.latest(word).is_none();
+        if builtin("property") {
+            return Ok(ClassMember::Property { getter: function, setter: None });
+        }
+        if builtin("staticmethod") {
+            return Ok(ClassMember::Static(function));
+        }
+        if builtin("classmethod") {
+            return Ok(ClassMember::ClassMethod(function));
+        }
+        if e == s + 3 && source.is_op(s + 1, ".") && source.is_name(s + 2, "setter") {
+            let property = source.text(s);
+            let getter = methods.iter().find_map(|(m, member)| match member {
+                ClassMember::Property { getter, .. } if m == property => Some(*getter),
+                _ => None,
+            });
+            if let Some(getter) = getter {
+                if property != method {
+                    let what = format!("a setter of the property `{property}` named otherwise");
+                    return Err(unsupported(at, &what));
+                }
+                return Ok(ClassMember::Property { getter, setter: Some(function) });
+            }
+        }
+        Err(unsupported(at, &format!("the decorator `@{text}`")))
+    }
+
+    /// An annotated name in a dataclass's body (`name: T` or `name: T = default`): the
+    /// field and where its value comes from; `None` for any other statement, and for a
+    /// `ClassVar`, which is a class attribute.
+    fn data_field(
+        &self,
+        source: &Source<'_>,
+        stmt: RawStmt,
+    ) -> PResult<Option<(DataField, FieldValue)>> {
+        let (s, e) = (stmt.start, stmt.end);
+        let Some(name) = source.identifier(s) else { return Ok(None) };
+        if !source.is_op(s + 1, ":") {
+            return Ok(None);
+        }
+        let equals = source.find_top(s, e, |i| source.is_op(i, "="));
+        let annotation = (s + 2, equals.unwrap_or(e));
+        Parser::annotation(source, annotation, self.path)?;
+        let ty = parse_type(source, annotation.0, annotation.1);
+        match ty.base() {
+            Some("ClassVar") => return Ok(None),
+            Some(word @ ("InitVar" | "KW_ONLY")) => {
+                let what = format!("a dataclass field of type `{word}`");
+                return Err(unsupported(source.bytes(s, annotation.1), &what));
+            }
+            _ => {}
+        }
+        let mut field = DataField {
+            name: name.to_owned(),
+            has_default: false,
+            factory: false,
+            repr: true,
+            compare: true,
+        };
+        let Some(eq) = equals.filter(|&eq| eq + 1 < e) else {
+            return Ok(Some((field, FieldValue::None)));
+        };
+        let call = source.call(eq + 1, e).filter(|c| self.names.data_field.contains(&c.name));
+        let Some(parens) = call.and_then(|c| c.parens) else {
+            field.has_default = true;
+            return Ok(Some((field, FieldValue::Class)));
+        };
+        let mut value = FieldValue::None;
+        for arg in source.args(parens) {
+            let arg_at = source.bytes(arg.keyword.unwrap_or(arg.start), arg.end);
+            let Some(keyword) = arg.keyword.map(|k| source.text(k)).filter(|_| arg.stars == 0)
+            else {
+                return Err(unsupported(arg_at, "a positional argument of `field()`"));
+            };
+            match keyword {
+                "default" | "default_factory" => {
+                    if !matches!(value, FieldValue::None) {
+                        let what = "both `default` and `default_factory` in one `field()`";
+                        return Err(unsupported(arg_at, what));
+                    }
+                    let expr = Parser::expression(source, (arg.start, arg.end), self.path)?;
+                    if keyword == "default" {
+                        field.has_default = true;
+                        value = FieldValue::Default(expr);
+                    } else {
+                        field.factory = true;
+                        value = FieldValue::Factory(expr);
+                    }
+                }
+                "repr" | "compare" => match literal_value(source, arg.start, arg.end, 0) {
+                    Some(Value::Bool(b)) if keyword == "repr" => field.repr = b,
+                    Some(Value::Bool(b)) => field.compare = b,
+                    _ => {
+                        let what = format!("`field({keyword}=…)` other than `True` or `False`");
+                        return Err(unsupported(arg_at, &what));
+                    }
+                },
+                other => {
+                    let what = format!("the `field()` option `{other}=`");
+                    return Err(unsupported(arg_at, &what));
+                }
+            }
+        }
+        Ok(Some((field, value)))
     }
 
     /// One statement of a class body: a class attribute, or nothing (a docstring,
@@ -1727,11 +2012,40 @@ impl<T> SyntaxOnly for PResult<T> {
     }
 }
 
-/// The `def` token of the first method in a class body, if it has one.
-fn first_def(source: &Source<'_>, class: &Class) -> Option<usize> {
-    (class.body.lines.0..class.body.lines.1)
-        .filter_map(|li| source.lines.get(li))
-        .filter(|line| line.depth == 1)
-        .map(|line| line.start + usize::from(source.is_name(line.start, "async")))
-        .find(|&start| source.is_name(start, "def"))
+/// What kind of class a class statement makes.
+struct ClassKind {
+    /// Its base is `http.server.BaseHTTPRequestHandler`.
+    handler: bool,
+    /// `@dataclass`: whether frozen, and where the decorator is.
+    dataclass: Option<(bool, At)>,
+    /// An exception class.
+    exception: bool,
 }
+
+/// Where a dataclass field's default comes from.
+enum FieldValue {
+    /// It has none.
+    None,
+    /// The body's assignment of it (`name: T = value`).
+    Class,
+    /// `field(default=…)`.
+    Default(Expr),
+    /// `field(default_factory=…)`.
+    Factory(Expr),
+}
+
+/// The special methods an exception class may define.
+const EXCEPTION_METHODS: [&str; 3] = ["__init__", "__str__", "__repr__"];
+
+/// The special methods a dataclass may define: those of a plain class, and
+/// `__post_init__`.
+const DATACLASS_METHODS: [&str; 8] = [
+    "__init__",
+    "__str__",
+    "__repr__",
+    "__enter__",
+    "__exit__",
+    "__aenter__",
+    "__aexit__",
+    "__post_init__",
+];

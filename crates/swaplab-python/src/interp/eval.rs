@@ -110,6 +110,10 @@ pub(crate) struct Interp<'p, 'h> {
     /// The class attributes of the classes used in this run, and those being evaluated.
     pub(crate) class_attrs: super::classes::ClassAttrs,
     pub(crate) defining: Vec<usize>,
+    /// What `@dataclass` made of the dataclasses created in this run.
+    pub(crate) dataclasses: super::classes::Dataclasses,
+    /// The instances whose generated `repr` is being written, by address.
+    pub(crate) reprs: Vec<usize>,
     /// Instances of the file's classes: their attributes can hold them.
     pub(crate) instances: Vec<Weak<InstanceObj>>,
     /// The branch each module-level `if` took in this run.
@@ -119,8 +123,8 @@ pub(crate) struct Interp<'p, 'h> {
     dicts: Vec<Weak<DictObj>>,
     /// Scopes a lambda closed over: their variables can hold the lambda.
     envs: Vec<Weak<Env>>,
-    /// Exceptions given a cause or a context, which can chain back to them.
-    excs: Vec<Weak<ExcObj>>,
+    /// Exceptions given a cause, a context or attributes, which can chain back to them.
+    pub(crate) excs: Vec<Weak<ExcObj>>,
     prune_at: usize,
     /// The environment the process was started with, `os.environ` once made, and
     /// `sys.path`.
@@ -138,6 +142,7 @@ pub(crate) struct State {
     assigned: BTreeMap<usize, BTreeMap<String, Val>>,
     taken: BTreeMap<usize, usize>,
     class_attrs: super::classes::ClassAttrs,
+    dataclasses: super::classes::Dataclasses,
     instances: Vec<Weak<InstanceObj>>,
     lists: Vec<Weak<ListObj>>,
     dicts: Vec<Weak<DictObj>>,
@@ -164,11 +169,14 @@ impl State {
         }
         let class_attrs = std::mem::take(&mut self.class_attrs);
         drop(class_attrs);
+        let dataclasses = std::mem::take(&mut self.dataclasses);
+        drop(dataclasses);
         for weak in std::mem::take(&mut self.excs) {
             if let Some(exc) = weak.upgrade() {
                 let cause = exc.cause.take();
                 let context = exc.context.take();
-                drop((cause, context));
+                let attrs = exc.attrs.try_borrow_mut().map(|mut a| std::mem::take(&mut *a));
+                drop((cause, context, attrs));
             }
         }
         for weak in std::mem::take(&mut self.envs) {
@@ -272,10 +280,10 @@ impl<'p, 'h> Interp<'p, 'h> {
         let value = Val::Instance(instance.clone());
         let method = format!("do_{}", request.method);
         let result = match self.class_lookup(class, &method) {
-            Ok(Some(member)) => {
-                let bound = Self::bind_member(member, &value);
-                self.call_value(bound, Vec::new(), Vec::new(), at).map(drop)
-            }
+            Ok(Some(member)) => self
+                .member_value(member, &value, at)
+                .and_then(|bound| self.call_value(bound, Vec::new(), Vec::new(), at))
+                .map(drop),
             Ok(None) => {
                 let message = format!("Unsupported method ('{}')", request.method);
                 let args = vec![Val::Int(501), Val::str(&message)];
@@ -308,6 +316,8 @@ impl<'p, 'h> Interp<'p, 'h> {
             file: 0,
             class_attrs: std::mem::take(&mut state.class_attrs),
             defining: Vec::new(),
+            dataclasses: std::mem::take(&mut state.dataclasses),
+            reprs: Vec::new(),
             instances: std::mem::take(&mut state.instances),
             taken: std::mem::take(&mut state.taken),
             deciding: Vec::new(),
@@ -328,6 +338,7 @@ impl<'p, 'h> Interp<'p, 'h> {
             assigned: self.assigned,
             taken: self.taken,
             class_attrs: self.class_attrs,
+            dataclasses: self.dataclasses,
             instances: self.instances,
             lists: self.lists,
             dicts: self.dicts,
@@ -499,7 +510,7 @@ impl<'p> Interp<'p, '_> {
 
     /// Python's binding of a call's arguments to named parameters (`(name, has a
     /// default)`): one slot per parameter, `None` where it takes its default.
-    fn bind_args(
+    pub(crate) fn bind_args(
         &self,
         name: &str,
         params: &[(&str, bool)],
@@ -960,7 +971,17 @@ impl<'p> Interp<'p, '_> {
         };
         let raised = match value {
             Val::Exc(exc) => exc,
-            Val::ExcClass(class) => Rc::new(ExcObj::new(class, Vec::new())),
+            Val::ExcClass(class) => match self.new_exception(class, Vec::new(), Vec::new(), at) {
+                Ok(Val::Exc(exc)) => exc,
+                Ok(_) => {
+                    return self.raise(
+                        "TypeError",
+                        "exceptions must derive from BaseException",
+                        at,
+                    );
+                }
+                Err(signal) => return signal,
+            },
             Val::Foreign(what) => return self.unsupported(&what, exc.at),
             _ => return self.raise("TypeError", "exceptions must derive from BaseException", at),
         };
@@ -968,7 +989,13 @@ impl<'p> Interp<'p, '_> {
             let cause = match cause {
                 Val::None => None,
                 Val::Exc(cause) => Some(cause),
-                Val::ExcClass(class) => Some(Rc::new(ExcObj::new(class, Vec::new()))),
+                Val::ExcClass(class) => {
+                    match self.new_exception(class, Vec::new(), Vec::new(), cause_at) {
+                        Ok(Val::Exc(exc)) => Some(exc),
+                        Ok(_) => None,
+                        Err(signal) => return signal,
+                    }
+                }
                 Val::Foreign(what) => return self.unsupported(&what, cause_at),
                 _ => {
                     let message = "exception causes must derive from BaseException";
@@ -1891,26 +1918,13 @@ impl<'p> Interp<'p, '_> {
             }
             Val::Model(index) => self.instantiate(index, &args, &kwargs, at),
             Val::ToolResult => self.tool_result(args, kwargs, at),
-            Val::ExcClass(class) => self.new_exception(class, args, &kwargs, at),
+            Val::ExcClass(class) => self.new_exception(class, args, kwargs, at),
+            Val::Generated(generated) => self.call_generated(generated, args, kwargs, at),
             Val::Type(ty) => self.call_type(ty, args, kwargs, at),
             Val::Builtin(builtin) => self.call_builtin(builtin, args, kwargs, at),
             Val::Bound(bound) => self.call_bound(&bound, args, kwargs, at),
             other => Err(self.not_callable(&other, at)),
         }
-    }
-
-    fn new_exception(
-        &self,
-        class: Rc<str>,
-        args: Vec<Val>,
-        kwargs: &[(String, Val)],
-        at: At,
-    ) -> R<Val> {
-        if !kwargs.is_empty() {
-            let message = format!("{class}() takes no keyword arguments");
-            return Err(self.raise("TypeError", message, at));
-        }
-        Ok(Val::Exc(Rc::new(ExcObj::new(class, args))))
     }
 
     fn call_bound(

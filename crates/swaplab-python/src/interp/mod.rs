@@ -125,6 +125,7 @@ mod ops;
 mod os;
 mod parse;
 mod runtime;
+mod stdlib;
 mod value;
 
 use std::collections::BTreeMap;
@@ -257,6 +258,8 @@ pub struct Program {
     conditionals: Vec<ast::Conditional>,
     /// User-defined exception classes and their base class.
     exc_parents: BTreeMap<String, String>,
+    /// The class of each user exception class, by name.
+    exc_classes: BTreeMap<String, usize>,
     /// Every `lambda` of the files.
     lambdas: Vec<std::sync::Arc<LambdaDef>>,
 }

@@ -145,6 +145,10 @@ pub(crate) enum Native {
     Reader(RefCell<(Rc<[u8]>, usize)>),
     /// A handler's `wfile`: what it has written.
     Writer(RefCell<Vec<u8>>),
+    /// `contextlib.suppress(*exceptions)`.
+    Suppress(Vec<Val>),
+    /// `urllib.parse.urlparse(…)` or `urlsplit(…)`.
+    Url(super::stdlib::UrlParts),
 }
 
 /// An `httpx.Client` or `httpx.AsyncClient`.
@@ -208,6 +212,8 @@ impl Native {
             Native::Headers(_) => "Headers",
             Native::Reader(_) => "BufferedReader",
             Native::Writer(_) => "_SocketWriter",
+            Native::Suppress(_) => "suppress",
+            Native::Url(url) => url.type_name(),
         }
     }
 }
@@ -391,6 +397,12 @@ impl Interp<'_, '_> {
         at: At,
     ) -> R<Val> {
         match &**native {
+            Native::Suppress(classes) => match name {
+                "__enter__" => Ok(Val::None),
+                "__exit__" => self.suppress_exit(classes, args.first().unwrap_or(&Val::None), at),
+                _ => Err(self.unsupported(&format!("`suppress.{name}()`"), at)),
+            },
+            Native::Url(url) => self.url_method(url, name, &args, &kwargs, at),
             Native::Client(client) => self.client_method(receiver, client, name, args, kwargs, at),
             Native::Response(response) => self.response_method(response, name, &args, &kwargs, at),
             Native::Headers(headers) => {
@@ -518,6 +530,8 @@ impl Interp<'_, '_> {
             Native::Writer(_) => {
                 (name == "write" || name == "flush").then(|| Val::bound(value.clone(), name))
             }
+            Native::Suppress(_) => None,
+            Native::Url(url) => return self.url_attr(value, url, name, at),
         };
         found.ok_or_else(|| self.unsupported(&format!("`{}.{name}`", native.type_name()), at))
     }
@@ -528,6 +542,10 @@ impl Interp<'_, '_> {
 
     /// `headers[name]`.
     pub(crate) fn native_item(&mut self, native: &Native, key: &Val, at: At) -> R<Val> {
+        if let Native::Url(url) = native {
+            let items = Self::url_items(url);
+            return self.get_item(&Val::tuple(items), key, at);
+        }
         let Native::Headers(headers) = native else {
             let message = format!("'{}' object is not subscriptable", native.type_name());
             return Err(self.raise("TypeError", message, at));

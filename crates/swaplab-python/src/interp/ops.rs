@@ -55,6 +55,7 @@ impl Interp<'_, '_> {
             Val::Class(_) => "type",
             Val::Method(_) => "method",
             Val::Super(_) => "super",
+            Val::Generated(_) => "function",
         }
         .to_owned()
     }
@@ -541,8 +542,38 @@ impl Interp<'_, '_> {
                 true
             }
             (Val::Range(..), Val::Range(..)) => range_eq(a, b),
+            (Val::Native(x), _) | (_, Val::Native(x))
+                if matches!(**x, super::net::Native::Url(_)) =>
+            {
+                let items = |v: &Val| match v {
+                    Val::Native(n) => match &**n {
+                        super::net::Native::Url(url) => Some(Self::url_items(url)),
+                        _ => None,
+                    },
+                    Val::Tuple(t) => Some(t.items.clone()),
+                    _ => None,
+                };
+                match (items(a), items(b)) {
+                    (Some(xs), Some(ys)) => self.sequence_eq(&xs, &ys, depth, at)?,
+                    _ => false,
+                }
+            }
+            (Val::Instance(_), _) | (_, Val::Instance(_)) => {
+                match self.dataclass_eq(a, b, depth, at)? {
+                    Some(equal) => equal,
+                    None => match self.dataclass_eq(b, a, depth, at)? {
+                        Some(equal) => equal,
+                        None => identical(a, b),
+                    },
+                }
+            }
             _ => identical(a, b),
         })
+    }
+
+    /// `a == b`, `depth` levels into the values compared.
+    pub(crate) fn eq_at(&mut self, a: &Val, b: &Val, depth: usize, at: At) -> R<bool> {
+        self.eq_depth(a, b, depth, at)
     }
 
     fn sequence_eq(&mut self, xs: &[Val], ys: &[Val], depth: usize, at: At) -> R<bool> {
@@ -643,16 +674,28 @@ impl Interp<'_, '_> {
 
     /// Raises `TypeError` unless `value` can be a dict key.
     pub(crate) fn hashable(&self, value: &Val, at: At) -> R<()> {
-        let mut stack = vec![(value, 0usize)];
+        let mut stack = vec![(value.clone(), 0usize)];
         while let Some((v, depth)) = stack.pop() {
-            match v {
+            match &v {
                 Val::List(_) | Val::Dict(_) | Val::Object(_) => {
-                    let message = format!("unhashable type: '{}'", self.type_name(v));
+                    let message = format!("unhashable type: '{}'", self.type_name(&v));
                     return Err(self.type_error(message, at));
                 }
                 Val::Tuple(tuple) if depth < MAX_VALUE_DEPTH => {
-                    stack.extend(tuple.items.iter().map(|item| (item, depth + 1)));
+                    stack.extend(tuple.items.iter().map(|item| (item.clone(), depth + 1)));
                 }
+                Val::Instance(instance) => match self.instance_hash(instance.class) {
+                    super::classes::Hash::Identity => {}
+                    super::classes::Hash::None => {
+                        let message = format!("unhashable type: '{}'", self.type_name(&v));
+                        return Err(self.type_error(message, at));
+                    }
+                    super::classes::Hash::Fields(class) if depth < MAX_VALUE_DEPTH => {
+                        let fields = self.hashed_fields(instance, class);
+                        stack.extend(fields.into_iter().map(|item| (item, depth + 1)));
+                    }
+                    super::classes::Hash::Fields(_) => {}
+                },
                 _ => {}
             }
         }
@@ -997,13 +1040,11 @@ impl Interp<'_, '_> {
             Val::ExcClass(class) if name == "__name__" || name == "__qualname__" => {
                 Ok(Val::str(super::net::short_name(class)))
             }
-            Val::Exc(exc) if name == "__class__" => Ok(Val::ExcClass(exc.class.clone())),
-            Val::Exc(exc) if exc.attrs.borrow().iter().any(|(k, _)| &**k == name) => Ok(exc
-                .attrs
-                .borrow()
-                .iter()
-                .find(|(k, _)| &**k == name)
-                .map_or(Val::None, |(_, v)| v.clone())),
+            Val::ExcClass(class) if self.exc_class_def(class).is_some() => {
+                let class = class.clone();
+                self.exc_class_attr(&class, name, at)
+            }
+            Val::Exc(_) => self.exc_attr(&value, name, at),
             Val::Type(ty) if name == "__name__" => Ok(Val::str(ty.name())),
             Val::ToolResult if name == "__name__" => Ok(Val::str("ToolResult")),
             Val::Bytes(_) => {
@@ -1015,14 +1056,6 @@ impl Interp<'_, '_> {
                 }
                 let message = format!("'bytes' object has no attribute '{name}'");
                 Err(self.raise("AttributeError", message, at))
-            }
-            Val::Exc(exc) if name == "args" => Ok(Val::tuple(exc.args.clone())),
-            Val::Exc(exc) if name == "__cause__" || name == "__context__" => {
-                let link = if name == "__cause__" { &exc.cause } else { &exc.context };
-                Ok(link.borrow().clone().map_or(Val::None, Val::Exc))
-            }
-            Val::Exc(exc) if name == "__suppress_context__" => {
-                Ok(Val::Bool(exc.suppress_context.get()))
             }
             Val::Str(_) | Val::List(_) | Val::Dict(_) => {
                 let kind = self.type_name(&value);
@@ -1075,6 +1108,20 @@ impl Interp<'_, '_> {
             (StdModule::Json | StdModule::JsonDecoder, "JSONDecodeError") => {
                 Some(Val::ExcClass(Rc::from("JSONDecodeError")))
             }
+            (StdModule::Dataclasses, "FrozenInstanceError") => {
+                Some(Val::ExcClass(Rc::from("FrozenInstanceError")))
+            }
+            (StdModule::Contextlib, "suppress") => Some(Val::Builtin(Builtin::Suppress)),
+            (StdModule::Urllib, "parse") => Some(Val::Module(StdModule::UrllibParse)),
+            (StdModule::UrllibParse, "parse_qs") => Some(Val::Builtin(Builtin::ParseQs)),
+            (StdModule::UrllibParse, "parse_qsl") => Some(Val::Builtin(Builtin::ParseQsl)),
+            (StdModule::UrllibParse, "urlparse") => Some(Val::Builtin(Builtin::Urlparse)),
+            (StdModule::UrllibParse, "urlsplit") => Some(Val::Builtin(Builtin::Urlsplit)),
+            (StdModule::UrllibParse, "urlencode") => Some(Val::Builtin(Builtin::Urlencode)),
+            (StdModule::UrllibParse, "quote") => Some(Val::Builtin(Builtin::Quote)),
+            (StdModule::UrllibParse, "quote_plus") => Some(Val::Builtin(Builtin::QuotePlus)),
+            (StdModule::UrllibParse, "unquote") => Some(Val::Builtin(Builtin::Unquote)),
+            (StdModule::UrllibParse, "unquote_plus") => Some(Val::Builtin(Builtin::UnquotePlus)),
             _ => None,
         };
         if let Some(found) = found {
@@ -1090,7 +1137,11 @@ impl Interp<'_, '_> {
             | StdModule::Dotenv
             | StdModule::Httpx
             | StdModule::Http
-            | StdModule::HttpServer => true,
+            | StdModule::HttpServer
+            | StdModule::Dataclasses
+            | StdModule::Contextlib
+            | StdModule::Urllib
+            | StdModule::UrllibParse => true,
         };
         if known || name.starts_with("__") {
             return Err(self.unsupported(&format!("`{}.{name}`", module.name()), at));
@@ -1123,6 +1174,12 @@ impl Interp<'_, '_> {
             }
             Val::Range(start, stop, step) => {
                 Ok(Iter::Range(*start, *step, range_len(*start, *stop, *step)))
+            }
+            Val::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
+                let super::net::Native::Url(url) = &**native else {
+                    return Ok(Iter::Items(Vec::new().into_iter()));
+                };
+                Ok(Iter::Items(Self::url_items(url).into_iter()))
             }
             Val::Object(object) if object.model.is_some() => {
                 let pairs: Vec<Val> = object
@@ -1236,7 +1293,10 @@ impl Interp<'_, '_> {
                 Some(text) => Ok(text),
                 None => self.repr(value, at),
             },
-            Val::Exc(exc) => self.exc_str(exc, at),
+            Val::Exc(exc) => {
+                let exc = exc.clone();
+                self.exc_str(&exc, at)
+            }
             Val::Object(object) if object.model.is_some() => {
                 let mut out = String::new();
                 for (i, (name, field)) in object.fields.iter().enumerate() {
@@ -1254,14 +1314,25 @@ impl Interp<'_, '_> {
         }
     }
 
-    /// `str(exc)`.
-    pub(crate) fn exc_str(&mut self, exc: &ExcObj, at: At) -> R<String> {
+    /// `str(exc)`: its class's `__str__`, or the builtin one.
+    pub(crate) fn exc_str(&mut self, exc: &Rc<ExcObj>, at: At) -> R<String> {
+        if self.exc_class_def(&exc.class).is_some()
+            && let Some(text) = self.instance_text(&Val::Exc(exc.clone()), "__str__", at)?
+        {
+            return Ok(text);
+        }
+        self.builtin_exc_str(exc, at)
+    }
+
+    /// `BaseException.__str__`: from `args`.
+    pub(crate) fn builtin_exc_str(&mut self, exc: &ExcObj, at: At) -> R<String> {
+        let args = exc.args.borrow().clone();
         if self.is_subclass(&exc.class, "UnicodeError")
-            && let Some(message) = super::codec::unicode_error_str(&exc.args)
+            && let Some(message) = super::codec::unicode_error_str(&args)
         {
             return Ok(message);
         }
-        match exc.args.as_slice() {
+        match args.as_slice() {
             [] => Ok(String::new()),
             [only] if self.is_subclass(&exc.class, "KeyError") => self.repr(only, at),
             [only] => self.str_of(only, at),
@@ -1316,10 +1387,18 @@ impl Interp<'_, '_> {
                 out.push(')');
             }
             Val::Exc(exc) => {
-                out.push_str(&exc.class);
-                out.push('(');
-                self.write_items(&exc.args, out, depth, seen, at)?;
-                out.push(')');
+                if self.exc_class_def(&exc.class).is_some()
+                    && let Some(text) = self.instance_text(value, "__repr__", at)?
+                {
+                    out.push_str(&text);
+                    return Ok(());
+                }
+                self.write_exc_repr(exc, out, depth, seen, at)?;
+            }
+            Val::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
+                if let super::net::Native::Url(url) = &**native {
+                    out.push_str(&self.url_repr(url, at)?);
+                }
             }
             Val::Instance(instance) => match self.instance_text(value, "__repr__", at)? {
                 Some(text) => out.push_str(&text),
@@ -1331,6 +1410,23 @@ impl Interp<'_, '_> {
             },
             other => out.push_str(&self.describe(other)),
         }
+        Ok(())
+    }
+
+    /// `BaseException.__repr__`: the class's name and `args`.
+    pub(crate) fn write_exc_repr(
+        &mut self,
+        exc: &ExcObj,
+        out: &mut String,
+        depth: usize,
+        seen: &mut Vec<*const ()>,
+        at: At,
+    ) -> R<()> {
+        out.push_str(&exc.class);
+        out.push('(');
+        let args = exc.args.borrow().clone();
+        self.write_items(&args, out, depth, seen, at)?;
+        out.push(')');
         Ok(())
     }
 
@@ -1446,6 +1542,9 @@ impl Interp<'_, '_> {
                 _ => "<bound method <lambda>>".to_owned(),
             },
             Val::Super(_) => "<super object>".to_owned(),
+            Val::Generated(generated) => {
+                format!("<function {}.{}>", self.class_name(generated.class), generated.kind.name())
+            }
             _ => String::new(),
         }
     }

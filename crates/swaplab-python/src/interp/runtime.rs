@@ -56,9 +56,37 @@ pub(crate) enum Val {
     Native(Rc<super::net::Native>),
     /// A method looked up on a value, not called yet.
     Bound(Rc<BoundObj>),
+    /// A method `@dataclass` generated for a class (`__init__`, `__repr__`, `__eq__`).
+    Generated(Generated),
     /// Something outside the subset (an imported module or name, a class): using it
     /// stops the run. The text says what it is.
     Foreign(Rc<str>),
+}
+
+/// A method `@dataclass` generated: the dataclass whose fields it uses, and which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Generated {
+    pub(crate) class: usize,
+    pub(crate) kind: GeneratedKind,
+}
+
+/// The methods `@dataclass` generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GeneratedKind {
+    Init,
+    Repr,
+    Eq,
+}
+
+impl GeneratedKind {
+    /// The method's name.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            GeneratedKind::Init => "__init__",
+            GeneratedKind::Repr => "__repr__",
+            GeneratedKind::Eq => "__eq__",
+        }
+    }
 }
 
 /// A `list`.
@@ -88,7 +116,9 @@ pub(crate) struct ObjectObj {
 /// An exception instance.
 pub(crate) struct ExcObj {
     pub(crate) class: Rc<str>,
-    pub(crate) args: Vec<Val>,
+    /// `args`: the positional arguments it was made with, until an `__init__` of a
+    /// builtin exception class sets them.
+    pub(crate) args: RefCell<Vec<Val>>,
     /// `__cause__`: set by `raise … from …`.
     pub(crate) cause: RefCell<Option<Rc<ExcObj>>>,
     /// `__context__`: the exception being handled when this one was raised.
@@ -104,7 +134,7 @@ impl ExcObj {
     pub(crate) fn new(class: Rc<str>, args: Vec<Val>) -> ExcObj {
         ExcObj {
             class,
-            args,
+            args: RefCell::new(args),
             cause: RefCell::new(None),
             context: RefCell::new(None),
             suppress_context: Cell::new(false),
@@ -214,10 +244,11 @@ fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
                 }
             }
             Val::Exc(rc) => {
-                if let Some(mut exc) = Rc::into_inner(rc) {
-                    stack.append(&mut exc.args);
+                if let Some(exc) = Rc::into_inner(rc) {
+                    stack.append(&mut exc.args.take());
                     stack.extend(exc.cause.take().map(Val::Exc));
                     stack.extend(exc.context.take().map(Val::Exc));
+                    stack.extend(exc.attrs.take().into_iter().map(|(_, v)| v));
                 }
             }
             Val::Bound(rc) => {
@@ -279,9 +310,10 @@ impl Drop for ObjectObj {
 
 impl Drop for ExcObj {
     fn drop(&mut self) {
-        let mut held = std::mem::take(&mut self.args);
+        let mut held = std::mem::take(self.args.get_mut());
         held.extend(self.cause.take().map(Val::Exc));
         held.extend(self.context.take().map(Val::Exc));
+        held.extend(std::mem::take(self.attrs.get_mut()).into_iter().map(|(_, v)| v));
         if !held.is_empty() {
             dismantle(held);
         }
@@ -426,6 +458,8 @@ pub(crate) enum Ty {
     Dict,
     /// `set`: a list without duplicates here.
     Set,
+    /// `frozenset`: a `set` here.
+    FrozenSet,
     Bytes,
 }
 
@@ -441,6 +475,7 @@ impl Ty {
             Ty::Tuple => "tuple",
             Ty::Dict => "dict",
             Ty::Set => "set",
+            Ty::FrozenSet => "frozenset",
             Ty::Bytes => "bytes",
         }
     }
@@ -492,6 +527,26 @@ pub(crate) enum Builtin {
     HttpxClient,
     /// `httpx.AsyncClient`.
     HttpxAsyncClient,
+    /// `contextlib.suppress`.
+    Suppress,
+    /// `urllib.parse.parse_qs`.
+    ParseQs,
+    /// `urllib.parse.parse_qsl`.
+    ParseQsl,
+    /// `urllib.parse.urlparse`.
+    Urlparse,
+    /// `urllib.parse.urlsplit`.
+    Urlsplit,
+    /// `urllib.parse.urlencode`.
+    Urlencode,
+    /// `urllib.parse.quote`.
+    Quote,
+    /// `urllib.parse.quote_plus`.
+    QuotePlus,
+    /// `urllib.parse.unquote`.
+    Unquote,
+    /// `urllib.parse.unquote_plus`.
+    UnquotePlus,
 }
 
 /// The modules of the standard library the subset knows.
@@ -514,6 +569,14 @@ pub(crate) enum StdModule {
     Http,
     /// `http.server`.
     HttpServer,
+    /// `dataclasses`: its decorator and `field` are read when compiling.
+    Dataclasses,
+    /// `contextlib`.
+    Contextlib,
+    /// `urllib`, the package.
+    Urllib,
+    /// `urllib.parse`.
+    UrllibParse,
 }
 
 impl StdModule {
@@ -529,6 +592,10 @@ impl StdModule {
             StdModule::Httpx => "httpx",
             StdModule::Http => "http",
             StdModule::HttpServer => "http.server",
+            StdModule::Dataclasses => "dataclasses",
+            StdModule::Contextlib => "contextlib",
+            StdModule::Urllib => "urllib",
+            StdModule::UrllibParse => "urllib.parse",
         }
     }
 }
@@ -568,14 +635,34 @@ impl Builtin {
             Builtin::PathAbspath => "abspath",
             Builtin::HttpxClient => "Client",
             Builtin::HttpxAsyncClient => "AsyncClient",
+            Builtin::Suppress => "suppress",
+            Builtin::ParseQs => "parse_qs",
+            Builtin::ParseQsl => "parse_qsl",
+            Builtin::Urlparse => "urlparse",
+            Builtin::Urlsplit => "urlsplit",
+            Builtin::Urlencode => "urlencode",
+            Builtin::Quote => "quote",
+            Builtin::QuotePlus => "quote_plus",
+            Builtin::Unquote => "unquote",
+            Builtin::UnquotePlus => "unquote_plus",
         }
     }
 }
 
 /// The value of a builtin name, if the subset has it.
 pub(crate) fn builtin_value(name: &str) -> Option<Val> {
-    const TYPES: [Ty; 9] =
-        [Ty::Str, Ty::Int, Ty::Float, Ty::Bool, Ty::List, Ty::Tuple, Ty::Dict, Ty::Set, Ty::Bytes];
+    const TYPES: [Ty; 10] = [
+        Ty::Str,
+        Ty::Int,
+        Ty::Float,
+        Ty::Bool,
+        Ty::List,
+        Ty::Tuple,
+        Ty::Dict,
+        Ty::Set,
+        Ty::FrozenSet,
+        Ty::Bytes,
+    ];
     const FUNCTIONS: [Builtin; 21] = [
         Builtin::Len,
         Builtin::Repr,
@@ -605,7 +692,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
     if let Some(function) = FUNCTIONS.iter().find(|f| f.name() == name) {
         return Some(Val::Builtin(*function));
     }
-    if is_builtin_exception(name) && name != "ValidationError" && name != "JSONDecodeError" {
+    if is_builtin_exception(name) && !NOT_BUILTINS.contains(&name) {
         return Some(Val::ExcClass(Rc::from(name)));
     }
     OTHER_BUILTINS
@@ -615,7 +702,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather
 /// than as an undefined name.
-const OTHER_BUILTINS: [&str; 40] = [
+const OTHER_BUILTINS: [&str; 39] = [
     "map",
     "filter",
     "getattr",
@@ -641,7 +728,6 @@ const OTHER_BUILTINS: [&str; 40] = [
     "bin",
     "callable",
     "issubclass",
-    "frozenset",
     "bytearray",
     "object",
     "property",
@@ -658,9 +744,12 @@ const OTHER_BUILTINS: [&str; 40] = [
     "help",
 ];
 
+/// The exception classes of [`EXCEPTIONS`] that are not builtins, but a module's.
+const NOT_BUILTINS: [&str; 3] = ["ValidationError", "JSONDecodeError", "FrozenInstanceError"];
+
 /// The builtin exception classes and their bases (`ValidationError` is pydantic's,
-/// `JSONDecodeError` is `json`'s).
-const EXCEPTIONS: [(&str, &str); 36] = [
+/// `JSONDecodeError` is `json`'s, `FrozenInstanceError` is `dataclasses`').
+const EXCEPTIONS: [(&str, &str); 37] = [
     ("BaseException", ""),
     ("Exception", "BaseException"),
     ("KeyboardInterrupt", "BaseException"),
@@ -681,6 +770,7 @@ const EXCEPTIONS: [(&str, &str); 36] = [
     ("ValidationError", "ValueError"),
     ("TypeError", "Exception"),
     ("AttributeError", "Exception"),
+    ("FrozenInstanceError", "AttributeError"),
     ("NameError", "Exception"),
     ("UnboundLocalError", "NameError"),
     ("AssertionError", "Exception"),
