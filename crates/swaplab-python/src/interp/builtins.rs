@@ -820,6 +820,31 @@ impl Interp<'_, '_> {
                 Ok(Val::Range(start, stop, step))
             }
             Builtin::Print => Ok(Val::None),
+            Builtin::Type => {
+                let ([value], true) = (args.as_slice(), kwargs.is_empty()) else {
+                    return Err(self.unsupported("`type()` other than of one value", at));
+                };
+                Ok(match value {
+                    Val::Instance(instance) => Val::Class(instance.class),
+                    Val::Exc(exc) => Val::ExcClass(exc.class.clone()),
+                    Val::Str(_) => Val::Type(Ty::Str),
+                    Val::Int(_) => Val::Type(Ty::Int),
+                    Val::Bool(_) => Val::Type(Ty::Bool),
+                    Val::Float(_) => Val::Type(Ty::Float),
+                    Val::List(_) => Val::Type(Ty::List),
+                    Val::Tuple(_) => Val::Type(Ty::Tuple),
+                    Val::Dict(_) => Val::Type(Ty::Dict),
+                    Val::Bytes(_) => Val::Type(Ty::Bytes),
+                    Val::Object(object) => match object.model {
+                        Some(model) => Val::Model(model),
+                        None => Val::ToolResult,
+                    },
+                    other => {
+                        let what = format!("`type()` of a `{}`", self.type_name(other));
+                        return Err(self.unsupported(&what, at));
+                    }
+                })
+            }
             Builtin::Super => match args.as_slice() {
                 [Val::Class(class), receiver] if kwargs.is_empty() => {
                     if let Val::Instance(instance) = receiver
@@ -1188,7 +1213,7 @@ impl Interp<'_, '_> {
                 }
             }
             Val::Str(s) => self.str_method(s, name, args, kwargs, at),
-            Val::Exc(exc) => self.exc_method(exc, name, args, kwargs, at),
+            Val::Exc(exc) => self.exc_method(exc, name, args, &kwargs, at),
             // `object.__init__`, through `super()`.
             Val::Instance(_) if name == "__init__" => {
                 if args.is_empty() && kwargs.is_empty() {

@@ -507,6 +507,8 @@ pub(crate) enum Builtin {
     Next,
     /// `super()`.
     Super,
+    /// `type(x)`, with one argument.
+    Type,
     /// `json.dumps`.
     JsonDumps,
     /// `json.loads`.
@@ -625,6 +627,7 @@ impl Builtin {
             Builtin::Format => "format",
             Builtin::Next => "next",
             Builtin::Super => "super",
+            Builtin::Type => "type",
             Builtin::JsonDumps => "dumps",
             Builtin::JsonLoads => "loads",
             Builtin::Getenv => "getenv",
@@ -663,7 +666,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
         Ty::FrozenSet,
         Ty::Bytes,
     ];
-    const FUNCTIONS: [Builtin; 21] = [
+    const FUNCTIONS: [Builtin; 22] = [
         Builtin::Len,
         Builtin::Repr,
         Builtin::Sorted,
@@ -685,6 +688,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
         Builtin::Format,
         Builtin::Next,
         Builtin::Super,
+        Builtin::Type,
     ];
     if let Some(ty) = TYPES.iter().find(|t| t.name() == name) {
         return Some(Val::Type(*ty));
@@ -702,7 +706,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather
 /// than as an undefined name.
-const OTHER_BUILTINS: [&str; 39] = [
+const OTHER_BUILTINS: [&str; 38] = [
     "map",
     "filter",
     "getattr",
@@ -712,7 +716,6 @@ const OTHER_BUILTINS: [&str; 39] = [
     "open",
     "eval",
     "exec",
-    "type",
     "id",
     "hash",
     "iter",
