@@ -696,7 +696,7 @@ impl<'p> Interp<'p, '_> {
         exc: &Rc<ExcObj>,
         name: &str,
         args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        kwargs: &[(String, Val)],
         at: At,
     ) -> R<Val> {
         let class = super::net::short_name(&exc.class).to_owned();

@@ -2013,6 +2013,7 @@ impl<T> SyntaxOnly for PResult<T> {
 }
 
 /// What kind of class a class statement makes.
+#[derive(Clone, Copy)]
 struct ClassKind {
     /// Its base is `http.server.BaseHTTPRequestHandler`.
     handler: bool,

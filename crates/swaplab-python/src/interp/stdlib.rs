@@ -293,7 +293,7 @@ impl Interp<'_, '_> {
                     1,
                     at,
                 )?;
-                self.utf8_only(name, encoding, errors, at)?;
+                self.utf8_only(name, encoding.as_ref(), errors.as_ref(), at)?;
                 let safe = self.safe_arg(safe, default_safe, at)?;
                 let data = self.quoted_bytes(string, at)?;
                 Ok(Val::str(&if builtin == Builtin::Quote {
@@ -355,13 +355,13 @@ impl Interp<'_, '_> {
     }
 
     /// Refuses an `encoding` or `errors` other than UTF-8's strict default.
-    fn utf8_only(&self, name: &str, encoding: Option<Val>, errors: Option<Val>, at: At) -> R<()> {
-        let plain = |v: &Option<Val>, ok: &dyn Fn(&str) -> bool| match v {
+    fn utf8_only(&self, name: &str, encoding: Option<&Val>, errors: Option<&Val>, at: At) -> R<()> {
+        let plain = |v: Option<&Val>, ok: &dyn Fn(&str) -> bool| match v {
             None | Some(Val::None) => true,
             Some(Val::Str(s)) => ok(s),
             Some(_) => false,
         };
-        if plain(&encoding, &is_utf8) && plain(&errors, &|e| e == "strict") {
+        if plain(encoding, &is_utf8) && plain(errors, &|e| e == "strict") {
             return Ok(());
         }
         Err(self.unsupported(&format!("`{name}()` with this encoding"), at))
@@ -485,7 +485,7 @@ impl Interp<'_, '_> {
             1,
             at,
         )?;
-        self.utf8_only("urlencode", encoding, errors, at)?;
+        self.utf8_only("urlencode", encoding.as_ref(), errors.as_ref(), at)?;
         let plus = match quote_via {
             None | Some(Val::Builtin(Builtin::QuotePlus)) => true,
             Some(Val::Builtin(Builtin::Quote)) => false,
