@@ -2833,3 +2833,165 @@ fn with_statements_enter_and_exit_as_cpython_does() {
         assert!(outcome_of(&source, "many").starts_with("? swaplab.python.limit"));
     });
 }
+
+/// What `@dataclass` refuses when the class is created — CPython raises at import, the
+/// interpreter where the class is first used — and the decorators and options outside
+/// the subset, each refused with a diagnostic that names it. (The run's messages were
+/// checked against CPython 3.11's.)
+#[test]
+fn dataclass_creation_errors_and_refused_decorators() {
+    let source = r#"from dataclasses import dataclass, field
+import functools
+@dataclass
+class Mutable:
+    tags: list = []
+@dataclass
+class MutableDict:
+    meta: dict = {}
+@dataclass
+class Order:
+    x: int = 0
+    y: int
+@dataclass
+class Open:
+    x: int
+@dataclass(frozen=True)
+class Closed(Open):
+    y: int = 0
+@dataclass(frozen=True)
+class Frozen:
+    x: int
+@dataclass
+class Thawed(Frozen):
+    y: int = 0
+@dataclass
+class Inner:
+    v: int
+@dataclass
+class Holder:
+    inner: Inner = Inner(1)
+@dataclass(order=True)
+class Ordered:
+    x: int
+@dataclass
+class InitFalse:
+    x: int = field(init=False)
+class Cached:
+    @functools.cache
+    def total(self):
+        return 1
+@functools.total_ordering
+class Total:
+    pass
+def t_mutable():
+    return Mutable()
+def t_mutable_dict():
+    return MutableDict.meta
+def t_order():
+    return Order(1, 2)
+def t_frozen_from_open():
+    return Closed(1)
+def t_open_from_frozen():
+    return Thawed(1)
+def t_holder():
+    return Holder()
+def t_ordered():
+    return Ordered(1)
+def t_init_false():
+    return InitFalse()
+def t_cached():
+    return Cached().total()
+def t_total():
+    return Total()
+"#;
+    let program = compile_module("d.py", source);
+    let refused: Vec<String> = program
+        .diagnostics
+        .iter()
+        .map(|d| format!("{}:{} {}", d.span.start.line, d.span.start.column, d.message))
+        .collect();
+    let outside = "is outside the Python subset Swap Lab runs";
+    assert_eq!(
+        refused,
+        [
+            format!("31:12 the dataclass option `order=` {outside}"),
+            format!("36:20 the `field()` option `init=` {outside}"),
+            format!("38:5 the decorator `@functools.cache` {outside}"),
+            format!("41:1 the class decorator `@functools.total_ordering` {outside}"),
+        ]
+    );
+    let run = |name: &str| match program.call(name, &[], false, &mut FakeCrm::default()) {
+        Outcome::Returned(value) => format!("= {}", value.repr()),
+        Outcome::Raised { exc_type, message, .. } => format!("! {exc_type}: {message}"),
+        Outcome::Unsupported(d) => format!("? {}", d.message),
+    };
+    let mutable = "is not allowed: use default_factory";
+    assert_eq!(
+        run("t_mutable"),
+        format!("! ValueError: mutable default <class 'list'> for field tags {mutable}")
+    );
+    assert_eq!(
+        run("t_mutable_dict"),
+        format!("! ValueError: mutable default <class 'dict'> for field meta {mutable}")
+    );
+    assert_eq!(run("t_order"), "! TypeError: non-default argument 'y' follows default argument");
+    assert_eq!(
+        run("t_frozen_from_open"),
+        "! TypeError: cannot inherit frozen dataclass from a non-frozen one"
+    );
+    assert_eq!(
+        run("t_open_from_frozen"),
+        "! TypeError: cannot inherit non-frozen dataclass from a frozen one"
+    );
+    // CPython writes the module (`<class 'd.Inner'>`): a class's repr has none here.
+    assert_eq!(
+        run("t_holder"),
+        format!("! ValueError: mutable default <class 'Inner'> for field inner {mutable}")
+    );
+    assert_eq!(run("t_ordered"), format!("? the dataclass option `order=` {outside}"));
+    assert_eq!(run("t_init_false"), format!("? the `field()` option `init=` {outside}"));
+    assert_eq!(run("t_cached"), format!("? the decorator `@functools.cache` {outside}"));
+    assert_eq!(
+        run("t_total"),
+        format!("? the class decorator `@functools.total_ordering` {outside}")
+    );
+}
+
+/// A process keeps its classes as created: a dataclass's defaults and factories, and
+/// class attributes a class method changes, from one call to the next; exceptions
+/// holding themselves through their attributes are freed when it ends.
+#[test]
+fn classes_persist_in_a_process() {
+    let source = r#"from dataclasses import dataclass, field
+made = []
+def fresh():
+    made.append(1)
+    return len(made)
+@dataclass
+class Row:
+    n: int = field(default_factory=fresh)
+    tag: str = "t"
+class Registry:
+    count = 0
+    @classmethod
+    def bump(cls):
+        cls.count += 1
+        return cls.count
+class Loop(Exception):
+    def __init__(self):
+        super().__init__("loop")
+        self.me = self
+def f():
+    e = Loop()
+    return Row().n, Registry.bump(), str(e), e.me is e
+"#;
+    let program = std::sync::Arc::new(compile_module("p.py", source));
+    assert_eq!(program.diagnostics, []);
+    let mut process = swaplab_core::python::Process::new(program);
+    let mut call = || match process.call("f", &[], false, &mut FakeCrm::default()) {
+        Outcome::Returned(value) => value.repr(),
+        other => format!("{other:?}"),
+    };
+    assert_eq!(call(), "(1, 1, 'loop', True)");
+    assert_eq!(call(), "(2, 2, 'loop', True)");
+}

@@ -3,7 +3,7 @@
 //!
 //! [`compile_module`] reads one file into a [`Program`]: every module-level `def` and
 //! `async def`, pydantic `BaseModel` classes (fields, defaults, `extra`), exception
-//! classes (without methods), plain classes, imports and module-level assignments.
+//! classes, plain classes and dataclasses, imports and module-level assignments.
 //! [`Program::call`] runs one function with keyword arguments; what the body reaches
 //! outside itself (the CRM client imported `from hubspot_client import …`,
 //! `context.memory`) goes to a [`Host`].
@@ -60,22 +60,59 @@
 //!   `next()`, which make its items only until one decides, as CPython's lazy generator
 //!   does), and `lambda` (its defaults evaluated when it is; it sees the scopes around
 //!   it live, as CPython's closures do, so it can call itself through its local).
-//! - **Builtins**: `len str int float bool list dict tuple set bytes sorted reversed min
-//!   max sum any all isinstance enumerate zip range print abs round repr chr ord format
-//!   super`, `next` (of a generator expression written in the call, with or without a
+//! - **Builtins**: `len str int float bool list dict tuple set frozenset bytes sorted
+//!   reversed min max sum any all isinstance enumerate zip range print abs round repr chr
+//!   ord format super`, `type` of one value, `next` (of a generator expression written in the call, with or without a
 //!   default), the common methods of `str`, `list` and `dict` (`dict.items()` and
 //!   friends return lists; `strip`, `split`, `startswith` (tuples, offsets), `join`,
 //!   `replace`, `partition` and their kin take their arguments and fail with CPython's
 //!   messages), builtin exception classes with their hierarchy, pydantic models
 //!   (`model_dump()`) and Rasa's `ToolResult`.
-//! - **Classes**: `class C:` or `class C(Base):` (one base, a plain class of the file)
-//!   whose body assigns names (class attributes, evaluated in order on first use in a
-//!   call) and defines methods: instances with their own attributes, methods bound to
-//!   the instance, class attributes through the instance and the class, `super()` (and
-//!   `super(C, self)`), `isinstance`, `__init__`, `__str__`, `__repr__` and the context
-//!   manager methods. A decorated class or method, several bases, any other special
-//!   method (`__eq__`, `__len__`…) or another statement in the body makes the class
-//!   outside the subset.
+//! - **Classes** (`classes.rs`): `class C:` or `class C(Base):` (one base, a plain class
+//!   of the file) whose body assigns names (class attributes, created with the class on
+//!   first use in a process, bases first) and defines methods: instances with their own
+//!   attributes, methods bound to the instance, class attributes through the instance and
+//!   the class, `super()` (and `super(C, self)`; `super().__init__()` reaches
+//!   `object.__init__`), `isinstance`, `type(x)`, `__init__`, `__str__`, `__repr__` and
+//!   the context manager methods. Methods may be decorated with `@property` (a getter,
+//!   and `@name.setter`; assigning to or deleting one without raises CPython's
+//!   `AttributeError`), `@staticmethod` and `@classmethod` (bound to the class it is
+//!   reached through, an instance's or a subclass's). Any other decorator, stacked
+//!   decorators, several bases, any other special method (`__eq__`, `__len__`…) or
+//!   another statement in the body makes the class outside the subset, with a diagnostic
+//!   that names it.
+//! - **Dataclasses**: `@dataclass`, `@dataclass()` and `@dataclass(frozen=True)` (from
+//!   `from dataclasses import dataclass, field` or `import dataclasses`) on a plain
+//!   class: its fields are its annotated names in order, inherited dataclass fields first
+//!   (`ClassVar` ones are class attributes), with defaults (`= value`,
+//!   `field(default=…)`, `field(default_factory=…)` called for each instance,
+//!   `field(repr=…, compare=…)`); the generated `__init__` (positional and keyword, with
+//!   CPython's `TypeError`s, then `__post_init__`), `__repr__` (`Name(f=value, …)`) and
+//!   `__eq__` (the same class, the fields that compare), unless the body defines its
+//!   own; methods, properties and class methods of the body. A frozen instance raises
+//!   `dataclasses.FrozenInstanceError` (`cannot assign to field 'x'`) on assignment and
+//!   deletion, and hashes by its fields; a non-frozen one is unhashable. When the class is
+//!   created, a mutable default (`list`, `dict`, a non-frozen dataclass) raises CPython's
+//!   `ValueError`, a field without a default after one with its `TypeError`, and so do
+//!   frozen and non-frozen dataclasses inheriting from each other. Other options
+//!   (`order=`, `slots=`, `kw_only=`, `eq=False`…), other `field()` options (`init=`…),
+//!   `InitVar`, `KW_ONLY` and `dataclasses`' functions (`asdict`, `replace`…) are outside
+//!   the subset.
+//! - **Exception classes** deriving from a builtin exception class or one of the
+//!   program's, with a body of their own: class attributes, `__init__` (which may call
+//!   `super().__init__(…)`: `args` is the constructor's positional arguments until then,
+//!   as in CPython), `__str__`, `__repr__` (`super().__str__()` reaches the builtin one),
+//!   methods, properties, static and class methods, attributes set on the instance;
+//!   caught by any base class, raised bare (`raise E`, constructed without arguments) or
+//!   `from` another. Any builtin exception takes attributes too.
+//! - **Standard library pieces** (`stdlib.rs`): `contextlib.suppress(*exceptions)` as a
+//!   context manager; `urllib.parse`'s `urlparse`, `urlsplit` (a `ParseResult` or
+//!   `SplitResult`: fields, `hostname`, `port`, `username`, `password`, `geturl()`,
+//!   indexing, unpacking, `len`, `==` a tuple), `parse_qs`, `parse_qsl`
+//!   (`keep_blank_values`, `strict_parsing`, `separator`, `max_num_fields`), `urlencode`
+//!   (a dict or pairs, `doseq`, `safe`, `quote_via=quote`), `quote`, `quote_plus`,
+//!   `unquote` and `unquote_plus`, in UTF-8, with CPython's outputs. `typing` names are
+//!   for annotations only: using one at run time is outside the subset.
 //! - **Bytes**: literals, `len`, `==` and ordering, `+`, `*`, `in`, indexing, slicing,
 //!   iteration, `bytes(…)`, `str.encode()`, `bytes.decode()` and `str(b, encoding)` in
 //!   UTF-8 (`utf-8-sig` too), ASCII and Latin-1 with the `strict`, `ignore` and
@@ -96,10 +133,13 @@
 //! its other attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string,
 //! JSON bytes in UTF-16 or UTF-32, and codecs other than those above stop the run;
 //! `__exit__` gets `None` for the traceback; a function's `repr` has no address, an
-//! instance's default `repr` is `<C object>` and a class's `<class 'C'>` (no module);
+//! instance's default `repr` is `<C object>` and a class's `<class 'C'>` (no module, in
+//! a dataclass's mutable-default `ValueError` too); a `frozenset` is a set (a list here);
 //! instances are always true; a module-level name's value is computed on first use in
-//! a process (then kept), not at import, and a module-level statement that binds no
-//! name (`sys.path.insert(…)`, `load_dotenv()`) is read but not run.
+//! a process (then kept), not at import (so is a class: an error creating one, such as a
+//! dataclass's mutable default, is raised where it is first used), and a module-level
+//! statement that binds no name (`sys.path.insert(…)`, `load_dotenv()`) is read but not
+//! run.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
