@@ -124,6 +124,8 @@ mod net;
 mod ops;
 mod os;
 mod parse;
+mod re;
+mod re_syntax;
 mod runtime;
 mod value;
 
