@@ -136,11 +136,11 @@ const PROGRAM_LIMIT: usize = 1 << 20;
 const CACHE_SIZE: usize = 32;
 
 /// A pattern, translated, with its regex-lite programs compiled on first use: one per
-/// anchoring and per reading of `$` ([`Translation::source`]).
+/// anchoring, reading of `$` and emptiness of the subject ([`Translation::source`]).
 pub(crate) struct Compiled {
     pub(crate) pattern: Rc<str>,
     pub(crate) translation: Translation,
-    programs: [OnceCell<Result<Regex, String>>; 8],
+    programs: [OnceCell<Result<Regex, String>>; 16],
 }
 
 /// A `re.Match`: the subject, the bounds searched and each group's span.
@@ -231,15 +231,16 @@ struct Arg {
     pattern: bool,
 }
 
-/// Which regex-lite program: its anchoring and reading of `$`.
-fn program_index(anchor: Anchor, last_line: bool) -> usize {
+/// Which regex-lite program: its anchoring, its reading of `$`, and whether the subject
+/// is empty ([`Translation::source`]).
+fn program_index(anchor: Anchor, last_line: bool, empty: bool) -> usize {
     let kind = match anchor {
         Anchor::None => 0,
         Anchor::Start => 1,
         Anchor::Both => 2,
         Anchor::End => 3,
     };
-    kind + if last_line { 4 } else { 0 }
+    kind + if last_line { 4 } else { 0 } + if empty { 8 } else { 0 }
 }
 
 /// `re.compile('…', re.FLAGS)` as CPython writes it.
@@ -586,15 +587,15 @@ impl Interp<'_, '_> {
         &self,
         compiled: &'c Compiled,
         anchor: Anchor,
-        last_line: bool,
+        (last_line, empty): (bool, bool),
         at: At,
     ) -> R<&'c Regex> {
-        let index = program_index(anchor, last_line);
+        let index = program_index(anchor, last_line, empty);
         let Some(cell) = compiled.programs.get(index) else {
             return Err(self.unsupported("this regular expression", at));
         };
         let program = cell.get_or_init(|| {
-            let source = compiled.translation.source(last_line, anchor);
+            let source = compiled.translation.source(last_line, empty, anchor);
             RegexBuilder::new(&source)
                 .size_limit(PROGRAM_LIMIT)
                 .nest_limit(4 * u32::try_from(re_syntax::MAX_GROUP_NESTING).unwrap_or(50) + 20)
@@ -674,11 +675,11 @@ impl Interp<'_, '_> {
             }
         }
         if let Some(fold) = &translation.fold_unicode
-            && translation.non_ascii
+            && translation.folds_to_ascii
         {
             let what = format!(
-                "`{}` without re.ASCII with non-ASCII characters in the pattern (CPython folds \
-                 Unicode case, regex-lite only ASCII)",
+                "`{}` without re.ASCII with `İ`, `ı`, `ſ` or the Kelvin sign in the pattern \
+                 (CPython folds them to ASCII letters, regex-lite does not)",
                 fold.what
             );
             return Err(self.unsupported(&what, at));
@@ -718,21 +719,28 @@ impl Interp<'_, '_> {
             Anchor::Both | Anchor::End => (Anchor::End, true),
             Anchor::None => (Anchor::None, false),
         };
-        let program = self.re_program(compiled, program_anchor, subject.last_line, at)?;
-        let per_byte = 1 + translation.weight / 32;
+        let reading = (subject.last_line, text.is_empty());
+        let program = self.re_program(compiled, program_anchor, reading, at)?;
+        // The engine's work per byte grows with the program; a few elements each, as it
+        // costs several times a copy's.
+        let per_byte = 4 + translation.weight / 8;
         let mut from = start;
         loop {
-            let found = program.captures_at(text, from);
-            let read = match &found {
-                Some(caps) => {
-                    let end = caps.get(0).map_or(from, |m| m.end());
-                    if translation.may_overrun { text.len() - from } else { end - from }
-                }
-                None => text.len() - from,
+            // Without groups, the cheaper search that reports only the match.
+            let found: Option<Groups> = if translation.groups == 0 {
+                program.find_at(text, from).map(|m| vec![Some((m.start(), m.end()))])
+            } else {
+                program.captures_at(text, from).map(|caps| {
+                    (0..caps.len()).map(|i| caps.get(i).map(|m| (m.start(), m.end()))).collect()
+                })
+            };
+            let whole = found.as_ref().and_then(|spans| spans.first().copied().flatten());
+            let read = match whole {
+                Some((_, end)) if !translation.may_overrun => end - from,
+                _ => text.len() - from,
             };
             self.charge(read.saturating_mul(per_byte).saturating_add(1), at)?;
-            let Some(caps) = found else { return Ok(None) };
-            let whole = caps.get(0).map(|m| (m.start(), m.end()));
+            let Some(spans) = found else { return Ok(None) };
             if check_start && whole.is_some_and(|(s, _)| s != start) {
                 return Ok(None);
             }
@@ -753,8 +761,6 @@ impl Interp<'_, '_> {
                     None => return Ok(None),
                 }
             }
-            let spans =
-                (0..caps.len()).map(|i| caps.get(i).map(|m| (m.start(), m.end()))).collect();
             return Ok(Some(spans));
         }
     }

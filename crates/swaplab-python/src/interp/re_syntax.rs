@@ -44,6 +44,10 @@ const MAX_REPEAT: u64 = 4_294_967_295;
 /// multi-line `$` when the subject's only newline ends it (see [`Translation::source`]).
 const DOLLAR: char = '\u{1}';
 
+/// Marks a `\B` in the translation: CPython's never matches in an empty string, where
+/// regex-lite's does, so it becomes a class that matches nothing there.
+const NOT_BOUNDARY: char = '\u{2}';
+
 /// Why a pattern does not translate.
 #[derive(Debug)]
 pub(crate) enum Fault {
@@ -85,8 +89,9 @@ pub(crate) struct Translation {
     pub(crate) unicode_class: Option<Sensitive>,
     /// `re.IGNORECASE` without `re.ASCII` somewhere: CPython folds Unicode case.
     pub(crate) fold_unicode: Option<Sensitive>,
-    /// The pattern names a non-ASCII character (a literal or a range's end).
-    pub(crate) non_ascii: bool,
+    /// The pattern names one of the non-ASCII letters that CPython's Unicode case folding
+    /// matches with an ASCII one (`İ`, `ı`, `ſ`, the Kelvin sign), in a literal or range.
+    pub(crate) folds_to_ascii: bool,
     /// An estimate of the compiled program's size, in states.
     pub(crate) weight: usize,
     /// An empty match may be preferred where a longer one exists at the same position
@@ -114,9 +119,11 @@ impl Translation {
     /// The regex-lite source: `$` (outside multi-line mode) as `\z`, or as a multi-line
     /// `$` when `last_line` (the subject's only newline is its last character, so the two
     /// agree with CPython's `$`, which matches at the end and before a final newline).
-    pub(crate) fn source(&self, last_line: bool, anchor: Anchor) -> String {
+    /// For an `empty` subject, `\B` matches nothing, as in CPython.
+    pub(crate) fn source(&self, last_line: bool, empty: bool, anchor: Anchor) -> String {
         let dollar = if last_line { "(?m:$)" } else { r"\z" };
-        let body = self.body.replace(DOLLAR, dollar);
+        let not_boundary = if empty { r"[^\x00-\x{10FFFF}]" } else { r"\B" };
+        let body = self.body.replace(DOLLAR, dollar).replace(NOT_BOUNDARY, not_boundary);
         match anchor {
             Anchor::None => body,
             Anchor::Start => format!(r"\A(?:{body})"),
@@ -130,6 +137,9 @@ impl Translation {
         self.body.contains(DOLLAR)
     }
 }
+
+/// The non-ASCII letters CPython's case-insensitive matching takes for ASCII ones.
+const FOLD_TO_ASCII: [char; 4] = ['\u{130}', '\u{131}', '\u{17F}', '\u{212A}'];
 
 /// Characters a part of the pattern may consume: the ASCII ones exactly, the rest as
 /// one flag.
@@ -290,7 +300,7 @@ struct Parser<'a> {
     fold_unicode: Option<Sensitive>,
     /// Where case-insensitive matching was last turned on.
     fold_source: Sensitive,
-    non_ascii: bool,
+    folds_to_ascii: bool,
     ambiguous_empty: bool,
     may_overrun: bool,
     depth: usize,
@@ -312,7 +322,7 @@ pub(crate) fn translate(pattern: &str, flags: i64) -> Result<Translation, Fault>
         unicode_class: None,
         fold_unicode: None,
         fold_source: Sensitive { what: "re.IGNORECASE".into(), start: 0, len: 0 },
-        non_ascii: false,
+        folds_to_ascii: false,
         ambiguous_empty: false,
         may_overrun: false,
         depth: 0,
@@ -344,7 +354,7 @@ pub(crate) fn translate(pattern: &str, flags: i64) -> Result<Translation, Fault>
         closes,
         unicode_class: parser.unicode_class,
         fold_unicode: parser.fold_unicode,
-        non_ascii: parser.non_ascii,
+        folds_to_ascii: parser.folds_to_ascii,
         weight: info.weight.max(1),
         ambiguous_empty: parser.ambiguous_empty,
         may_overrun: parser.may_overrun,
@@ -508,9 +518,10 @@ impl Parser<'_> {
         }
     }
 
-    fn note_char(&mut self, c: char) {
-        if !c.is_ascii() {
-            self.non_ascii = true;
+    /// Records the characters `lo..=hi` named by a literal or a class.
+    fn note_range(&mut self, lo: char, hi: char) {
+        if FOLD_TO_ASCII.iter().any(|c| (lo..=hi).contains(c)) {
+            self.folds_to_ascii = true;
         }
     }
 
@@ -637,7 +648,7 @@ impl Parser<'_> {
     }
 
     fn literal(&mut self, c: char, out_start: usize, pieces: &mut Vec<Piece>) {
-        self.note_char(c);
+        self.note_range(c, c);
         let flags = self.flags;
         self.note_fold(flags);
         push_literal(&mut self.out, c);
@@ -795,8 +806,7 @@ impl Parser<'_> {
             match (item, hi) {
                 (ClassItem::Char(lo), hi) => {
                     let hi = hi.unwrap_or(lo);
-                    self.note_char(lo);
-                    self.note_char(hi);
+                    self.note_range(lo, hi);
                     ranges.push((u32::from(lo), u32::from(hi)));
                     chars.add_range(lo, hi, fold);
                 }
@@ -928,7 +938,7 @@ impl Parser<'_> {
             'A' => Some(r"\A"),
             'Z' => Some(r"\z"),
             'b' => Some(r"\b"),
-            'B' => Some(r"\B"),
+            'B' => Some("\u{2}"),
             _ => None,
         };
         if let Some(text) = out_text {
@@ -993,7 +1003,7 @@ impl Parser<'_> {
     }
 
     fn literal_piece(&mut self, c: char) -> (Kind, Info) {
-        self.note_char(c);
+        self.note_range(c, c);
         let flags = self.flags;
         self.note_fold(flags);
         push_literal(&mut self.out, c);
