@@ -1022,6 +1022,9 @@ impl Interp<'_, '_> {
                 Err(self.raise("AttributeError", message, at))
             }
             Val::Exc(exc) if name == "args" => Ok(Val::tuple(exc.args.clone())),
+            Val::Exc(exc) if &*exc.class == "error" && super::re::ERROR_ATTRS.contains(&name) => {
+                Err(self.unsupported(&format!("`re.error.{name}`"), at))
+            }
             Val::Exc(exc) if name == "__cause__" || name == "__context__" => {
                 let link = if name == "__cause__" { &exc.cause } else { &exc.context };
                 Ok(link.borrow().clone().map_or(Val::None, Val::Exc))

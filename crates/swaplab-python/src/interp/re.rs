@@ -118,6 +118,9 @@ const OTHER_NAMES: [&str; 10] = [
     "PatternError",
 ];
 
+/// The attributes of `re.error` beyond `args`, which the subset does not keep.
+pub(crate) const ERROR_ATTRS: [&str; 5] = ["msg", "pattern", "pos", "lineno", "colno"];
+
 /// Flags in the order CPython's `Pattern.__repr__` names them.
 const REPR_FLAGS: [(&str, i64); 7] = [
     ("re.IGNORECASE", IGNORECASE),
