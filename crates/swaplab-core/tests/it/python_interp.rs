@@ -2913,3 +2913,46 @@ fn re_work_is_charged_so_the_step_limit_holds() {
         steps
     );
 }
+
+#[test]
+fn random_regular_expressions_never_panic() {
+    const PIECES: [&str; 44] = [
+        "a", "b", "é", "(", ")", "[", "]", "^", "-", "|", "*", "+", "?", "*?", "{", "}", "{2", ",",
+        "3}", "\\", "\\d", "\\w", "\\B", "\\Z", "\\x4", "\\u00e9", "\\0", "\\1", "(?P<n>",
+        "(?P=n)", "(?:", "(?i)", "(?-s:", "(?#", "(?=", "#", " ", "\n", ".", "$", "\\g<n>",
+        "\\g<1>", "\\N{", "[^",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    // Rust's debug quoting of these pieces is a Python literal too.
+    let quote = |text: &str| format!("{text:?}");
+    let mut outcomes = [0usize; 3];
+    for round in 0..1500 {
+        let count = 1 + next() % 12;
+        let pattern: String =
+            (0..count).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
+        let flags = ["0", "re.I", "re.M | re.S", "re.X", "re.A"][round % 5];
+        let subject = ["ab\n", "", "aé b1", "b"][round % 4];
+        let source = format!(
+            "import re\ndef f():\n    p = re.compile({}, {flags})\n    s = {}\n    \
+             return p.findall(s), p.sub({}, s), p.split(s), p.fullmatch(s)\n",
+            quote(&pattern),
+            quote(subject),
+            quote(&pattern),
+        );
+        let program = compile_module("r.py", &source);
+        assert_eq!(program.diagnostics, [], "{source}");
+        outcomes[match program.call("f", &[], false, &mut FakeCrm::default()) {
+            Outcome::Returned(_) => 0,
+            Outcome::Raised { .. } => 1,
+            Outcome::Unsupported(_) => 2,
+        }] += 1;
+    }
+    // Each kind of outcome happens: the patterns reach matching, errors and refusals.
+    assert!(outcomes.iter().all(|n| *n > 50), "{outcomes:?}");
+}
