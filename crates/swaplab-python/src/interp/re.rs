@@ -960,6 +960,11 @@ impl Interp<'_, '_> {
             }
         };
         let (subject, start) = self.re_subject(compiled, value, None, None, at)?;
+        if count < 0 {
+            // CPython replaces nothing for a negative count.
+            let result = Val::Str(subject.string.clone());
+            return Ok(if with_count { Val::tuple(vec![result, Val::Int(0)]) } else { result });
+        }
         let bounds = (0, subject.offsets.len);
         let text = subject.string.clone();
         let mut out = String::new();
