@@ -13,8 +13,9 @@
 //! CPython would then take a longer match at the same place, which regex-lite cannot
 //! ask for, the run stops.
 //!
-//! Compiled patterns are kept in a small cache keyed by pattern and flags, as CPython
-//! keeps its own. Work is charged the same with or without the cache: translating
+//! Compiled patterns are kept in a small cache keyed by pattern and flags (the last
+//! [`CACHE_SIZE`], per thread, from one run to the next), as CPython keeps its own. Work
+//! is charged the same with or without the cache: translating
 //! charges the pattern's length and compiled size, each search the part of the subject
 //! it reads times the compiled size (all of what remains when the engine may read past
 //! a match), so the step limit bounds every call.
@@ -353,8 +354,7 @@ impl Interp<'_, '_> {
             Some(count) => self.re_int(&count, at)?,
             None => 0,
         };
-        let pattern_at = || (0, "pattern");
-        let compiled = self.re_compile_arg(&pattern, flags, pattern_at(), at)?;
+        let compiled = self.re_compile_arg(&pattern, flags, (0, "pattern"), at)?;
         if function == ReFn::Compile {
             return Ok(Val::Pattern(compiled));
         }
