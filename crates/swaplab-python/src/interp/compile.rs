@@ -577,6 +577,7 @@ impl Module<'_> {
                     "httpx" => Global::Module(StdModule::Httpx),
                     "http" => Global::Module(StdModule::Http),
                     "http.server" if bound != "http" => Global::Module(StdModule::HttpServer),
+                    "re" => Global::Module(StdModule::Re),
                     _ => Global::Other(format!("the module `{module}`")),
                 };
                 self.bind(bound, global);
@@ -635,6 +636,8 @@ impl Module<'_> {
                 Global::Builtin(Builtin::JsonLoads)
             } else if (module.as_str(), name.as_str()) == ("json", "decoder") {
                 Global::Module(StdModule::JsonDecoder)
+            } else if module == "re" {
+                super::re::import_from(&name)
             } else if name == "ToolResult" {
                 Global::ToolResult
             } else if is_builtin_exception(&name)

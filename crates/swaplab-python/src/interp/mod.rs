@@ -84,6 +84,21 @@
 //!   `ensure_ascii`, `separators`, `skipkeys`, `allow_nan`, `default`) with CPython's
 //!   output and errors, and `loads` of a `str` or UTF-8 `bytes` with its
 //!   `JSONDecodeError` messages (`Expecting value: line 1 column 1 (char 0)`).
+//! - **`re`** (`import re`, `import re as r`, `from re import …`) on the `regex-lite`
+//!   engine: `compile`, `search`, `match`, `fullmatch`, `findall`, `finditer` (a list),
+//!   `sub`/`subn` (`\1`, `\g<name>` templates or a function), `split`, `escape`, the
+//!   flags (`I`, `M`, `S`, `A`, `X`, combined with `|`, and inline `(?i)`, `(?i:…)`),
+//!   `re.error` with CPython's messages and positions, pattern objects (the same
+//!   methods with `pos`/`endpos`, `.pattern`, `.flags`, `.groups`) and match objects
+//!   (`group()` in all its forms, `groups()`, `groupdict()`, `start()`, `end()`,
+//!   `span()`, `expand()`, `m[1]`, `lastindex`, `lastgroup`), with CPython's reprs.
+//!   What regex-lite cannot express stops the run at the construct: lookarounds,
+//!   backreferences, atomic groups, possessive repeats, conditionals, `\N{…}` and bytes
+//!   patterns; so do `\d`, `\w`, `\s`, `\b` and `re.IGNORECASE` without `re.ASCII` on
+//!   a `str` with non-ASCII characters (CPython's are Unicode-aware, regex-lite's
+//!   ASCII-only), `$` without `re.MULTILINE` on a multi-line `str` ending in a newline,
+//!   an empty match where CPython would retry for a longer one at the same place, and
+//!   `re.error`'s attributes (`msg`, `pattern`, `pos`, `lineno`, `colno`).
 //!
 //! Values have Python's reference semantics (a list appended to through one name is
 //! changed for every name). Known differences from CPython, all deliberate: integers
@@ -99,11 +114,12 @@
 //! instance's default `repr` is `<C object>` and a class's `<class 'C'>` (no module);
 //! instances are always true; a module-level name's value is computed on first use in
 //! a process (then kept), not at import, and a module-level statement that binds no
-//! name (`sys.path.insert(…)`, `load_dotenv()`) is read but not run.
+//! name (`sys.path.insert(…)`, `load_dotenv()`) is read but not run; `re`'s flags are
+//! plain `int`s (`re.I | re.M` is `10`), and `re.finditer` returns a list.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
-//! elements), [`MAX_CALL_DEPTH`] nested calls (lambdas and methods included),
+//! elements; a regular-expression search several elements per byte it may read), [`MAX_CALL_DEPTH`] nested calls (lambdas and methods included),
 //! [`MAX_SIZE`] elements or characters per `str`, `bytes`, `list`, `dict` or `range` (a
 //! `MemoryError` is raised instead of allocating), [`MAX_NESTING`] levels of expression
 //! and block nesting when compiling, [`MAX_VALUE_DEPTH`] levels of nested values, and
@@ -124,6 +140,8 @@ mod net;
 mod ops;
 mod os;
 mod parse;
+mod re;
+mod re_syntax;
 mod runtime;
 mod value;
 

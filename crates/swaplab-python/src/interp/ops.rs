@@ -55,6 +55,8 @@ impl Interp<'_, '_> {
             Val::Class(_) => "type",
             Val::Method(_) => "method",
             Val::Super(_) => "super",
+            Val::Pattern(_) => "Pattern",
+            Val::Match(_) => "Match",
         }
         .to_owned()
     }
@@ -802,6 +804,7 @@ impl Interp<'_, '_> {
                     None => Err(self.raise_with("KeyError", vec![key.clone()], at)),
                 }
             }
+            Val::Match(found) => self.re_match_item(found, key, at),
             Val::Range(start, stop, step) => {
                 let len = usize::try_from(range_len(*start, *stop, *step)).unwrap_or(usize::MAX);
                 let i = self.index(key, len, "range object", at)?;
@@ -987,6 +990,8 @@ impl Interp<'_, '_> {
                 let native = native.clone();
                 self.native_attr(&value, &native, name, at)
             }
+            Val::Pattern(_) => self.re_pattern_attr(&value, name, at),
+            Val::Match(_) => self.re_match_attr(&value, name, at),
             Val::Instance(_) => self.instance_attr(&value, name, at),
             Val::Class(class) => self.class_attr(*class, name, at),
             Val::Super(method) => self.super_attr(method, name, at),
@@ -1017,6 +1022,9 @@ impl Interp<'_, '_> {
                 Err(self.raise("AttributeError", message, at))
             }
             Val::Exc(exc) if name == "args" => Ok(Val::tuple(exc.args.clone())),
+            Val::Exc(exc) if &*exc.class == "error" && super::re::ERROR_ATTRS.contains(&name) => {
+                Err(self.unsupported(&format!("`re.error.{name}`"), at))
+            }
             Val::Exc(exc) if name == "__cause__" || name == "__context__" => {
                 let link = if name == "__cause__" { &exc.cause } else { &exc.context };
                 Ok(link.borrow().clone().map_or(Val::None, Val::Exc))
@@ -1051,6 +1059,11 @@ impl Interp<'_, '_> {
 
     /// `module.name` for the modules of the standard library the subset knows.
     pub(crate) fn module_attr(&mut self, module: StdModule, name: &str, at: At) -> R<Val> {
+        if module == StdModule::Re
+            && let Some(found) = self.re_attr(name, at)?
+        {
+            return Ok(found);
+        }
         let found = match (module, name) {
             (StdModule::Os, "environ") => Some(self.environ()),
             (StdModule::Os, "getenv") => Some(Val::Builtin(Builtin::Getenv)),
@@ -1091,6 +1104,7 @@ impl Interp<'_, '_> {
             | StdModule::Httpx
             | StdModule::Http
             | StdModule::HttpServer => true,
+            StdModule::Re => false,
         };
         if known || name.starts_with("__") {
             return Err(self.unsupported(&format!("`{}.{name}`", module.name()), at));
@@ -1446,6 +1460,7 @@ impl Interp<'_, '_> {
                 _ => "<bound method <lambda>>".to_owned(),
             },
             Val::Super(_) => "<super object>".to_owned(),
+            Val::Pattern(_) | Val::Match(_) => self.re_repr(value),
             _ => String::new(),
         }
     }
@@ -1578,6 +1593,8 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Object(x), Val::Object(y)) => Rc::ptr_eq(x, y),
         (Val::Exc(x), Val::Exc(y)) => Rc::ptr_eq(x, y),
         (Val::Bound(x), Val::Bound(y)) => Rc::ptr_eq(x, y),
+        (Val::Pattern(x), Val::Pattern(y)) => Rc::ptr_eq(x, y),
+        (Val::Match(x), Val::Match(y)) => Rc::ptr_eq(x, y),
         (Val::Lambda(x), Val::Lambda(y)) => Rc::ptr_eq(x, y),
         (Val::Function(x), Val::Function(y)) | (Val::Model(x), Val::Model(y)) => x == y,
         (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,

@@ -56,6 +56,10 @@ pub(crate) enum Val {
     Native(Rc<super::net::Native>),
     /// A method looked up on a value, not called yet.
     Bound(Rc<BoundObj>),
+    /// A compiled regular expression (`re.Pattern`).
+    Pattern(Rc<super::re::Compiled>),
+    /// A regular-expression match (`re.Match`).
+    Match(Rc<super::re::MatchObj>),
     /// Something outside the subset (an imported module or name, a class): using it
     /// stops the run. The text says what it is.
     Foreign(Rc<str>),
@@ -492,6 +496,8 @@ pub(crate) enum Builtin {
     HttpxClient,
     /// `httpx.AsyncClient`.
     HttpxAsyncClient,
+    /// A function of `re`.
+    Re(super::re::ReFn),
 }
 
 /// The modules of the standard library the subset knows.
@@ -514,6 +520,7 @@ pub(crate) enum StdModule {
     Http,
     /// `http.server`.
     HttpServer,
+    Re,
 }
 
 impl StdModule {
@@ -529,6 +536,7 @@ impl StdModule {
             StdModule::Httpx => "httpx",
             StdModule::Http => "http",
             StdModule::HttpServer => "http.server",
+            StdModule::Re => "re",
         }
     }
 }
@@ -568,6 +576,7 @@ impl Builtin {
             Builtin::PathAbspath => "abspath",
             Builtin::HttpxClient => "Client",
             Builtin::HttpxAsyncClient => "AsyncClient",
+            Builtin::Re(function) => function.name(),
         }
     }
 }
