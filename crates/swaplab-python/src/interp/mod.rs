@@ -54,8 +54,8 @@
 //!   leading zero is its `SyntaxError`), f-strings with conversions and format specs,
 //!   names, attributes, subscripts and slices, calls with positional and keyword
 //!   arguments, `await` (transparent), `not`/`and`/`or`, comparisons (chained, `in`,
-//!   `is`), arithmetic and bitwise operators, `a if c else b`, displays (`{**base, "k": v}` too) and
-//!   comprehensions (a set is a list without duplicates; a generator expression is
+//!   `is`), arithmetic and bitwise operators, `a if c else b`, displays
+//!   (`{**base, "k": v}` too) and comprehensions (a set is a list without duplicates; a generator expression is
 //!   evaluated eagerly into a list, except as the argument of `any()`, `all()` and
 //!   `next()`, which make its items only until one decides, as CPython's lazy generator
 //!   does), and `lambda` (its defaults evaluated when it is; it sees the scopes around
