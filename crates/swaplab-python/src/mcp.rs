@@ -136,6 +136,9 @@ struct Names {
     config_dict: Vec<String>,
     context: Vec<String>,
     clients: Vec<String>,
+    /// Module-level type aliases (`ContactId = Annotated[str, Field(…)]`): the tokens of
+    /// what each name stands for, read in place of the name in a tool's signature.
+    aliases: BTreeMap<String, (usize, usize)>,
 }
 
 impl Names {
@@ -148,7 +151,39 @@ impl Names {
             config_dict: both("ConfigDict", "pydantic"),
             context: vec!["Context".to_owned()],
             clients: vec!["crm".to_owned()],
+            aliases: BTreeMap::new(),
         }
+    }
+
+    /// `NAME = <a type>` at module level: an alias, if its value reads as a type
+    /// (`Annotated[…]`, `Optional[…]`, `Union[…]`, `X | None`, a builtin type).
+    fn learn_alias(&mut self, source: &Source<'_>, stmt: Stmt) {
+        let parts = source.split_assignment(stmt.start, stmt.end);
+        let [(ts, te), (vs, ve)] = parts.as_slice() else { return };
+        if te - ts != 1 || !source.is_kind(*ts, crate::lex::TokenKind::Name) {
+            return;
+        }
+        let head = source.text(*vs);
+        let typed = ["Annotated", "Optional", "Union", "Literal"].contains(&head)
+            || (["str", "int", "float", "bool", "list", "dict"].contains(&head) && ve - vs > 1);
+        if typed {
+            self.aliases.insert(source.text(*ts).to_owned(), (*vs, *ve));
+        }
+    }
+
+    /// An annotation's tokens, through an alias when it is one name that is one.
+    fn unalias(
+        &self,
+        source: &Source<'_>,
+        annotation: Option<(usize, usize)>,
+    ) -> Option<(usize, usize)> {
+        let (s, e) = annotation?;
+        if e == s + 1
+            && let Some(&range) = self.aliases.get(source.text(s))
+        {
+            return Some(range);
+        }
+        Some((s, e))
     }
 
     fn learn(&mut self, source: &mut Source<'_>, stmt: Stmt) -> bool {
@@ -215,6 +250,7 @@ pub fn scan_mcp_server(path: &str, text: &str) -> McpServerModule {
                 if !names.learn(&mut source, *stmt) {
                     instance(&mut source, *stmt, &names, &constants, &mut module);
                     learn_constants(&source, *stmt, &mut constants);
+                    names.learn_alias(&source, *stmt);
                 }
             }
             Item::Class(class) => {
@@ -599,13 +635,14 @@ fn mcp_tool(
         if p.stars > 0 || public.injected {
             continue;
         }
-        let read = read_field(source, p.annotation, p.default, &names.field);
+        let annotation = names.unalias(source, p.annotation);
+        let read = read_field(source, annotation, p.default, &names.field);
         for (range, message) in read.problems {
             source.report(Severity::Warning, range, UNSUPPORTED, message);
         }
         fields.push(FieldSpec {
             name: public.name.clone(),
-            annotation: p.annotation.map(|(s, e)| parse_type(source, s, e)),
+            annotation: annotation.map(|(s, e)| parse_type(source, s, e)),
             default: read.default,
             description: read.description,
             title: read.title,

@@ -27,7 +27,8 @@ use anyhow::{Context, Result, bail};
 use crate::cmd::{exit_text, note, probe, run, step};
 
 /// Every fuzz target, in the order they run (cheap readers first, the whole pipeline last).
-pub const TARGETS: &[&str] = &["skill", "yaml_config", "python", "permalink", "mcp", "pipeline"];
+pub const TARGETS: &[&str] =
+    &["skill", "yaml_config", "python", "permalink", "mcp", "network", "pipeline"];
 
 /// Seconds per target in the `fuzz smoke` stage of `cargo xtask test`.
 pub const SMOKE_SECONDS: u64 = 8;

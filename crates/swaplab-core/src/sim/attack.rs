@@ -317,6 +317,19 @@ pub fn pick<'s>(
     (caller, victim)
 }
 
+/// A memory path ending in an id-like name that a local tool reads (`context.memory.get
+/// ("project.contact_id")`): where its id comes from when the scanner cannot follow
+/// the client it hands the id to.
+fn memory_id_read(bound: &Bound<'_>) -> Option<String> {
+    let Bound::Local(local) = bound else { return None };
+    local.function.memory.iter().find_map(|access| {
+        let path = access.path.as_deref()?;
+        (access.op == crate::python::MemoryOp::Get
+            && path.rsplit('.').next().is_some_and(is_id_like))
+        .then(|| path.to_owned())
+    })
+}
+
 fn crm_calls(bound: &Bound<'_>, agent: &Agent<'_>) -> Vec<CrmCall> {
     match bound {
         Bound::Local(local) => local.function.crm_calls.clone(),
@@ -528,7 +541,9 @@ pub(crate) fn attack_reusing(
     let (Some(caller), Some(victim)) = (caller, victim) else { return (judged(report), None) };
     let mut run = Run::new(agent, seed.clone());
 
-    // Identify: the first skill whose tool looks a contact up by email.
+    // Identify: the first skill whose tool looks a contact up by email: one that calls
+    // the client's email search, else (a project's own client, which the scanner does
+    // not follow) the first whose only required argument is an email.
     let mut identify_tool = None;
     'find: for (skill, tools) in &agent.bindings {
         for (name, bound) in tools {
@@ -546,6 +561,18 @@ pub(crate) fn attack_reusing(
                 .unwrap_or_else(|| "email".to_owned());
             identify_tool = Some((skill.clone(), name.clone(), param));
             break 'find;
+        }
+    }
+    if identify_tool.is_none() {
+        'by_argument: for (skill, tools) in &agent.bindings {
+            for (name, bound) in tools {
+                if let [only] = required(bound.schema()).as_slice()
+                    && (only == "email" || only.ends_with("_email"))
+                {
+                    identify_tool = Some((skill.clone(), name.clone(), only.clone()));
+                    break 'by_argument;
+                }
+            }
         }
     }
     if let Some((skill, tool, param)) = &identify_tool
@@ -641,12 +668,14 @@ fn probe_skill(
         let needed = required(schema);
         let ids: Vec<String> =
             props.iter().map(|(n, _)| n.clone()).filter(|n| is_id_like(n)).collect();
-        let memory_id = crm_calls(bound, agent).iter().flat_map(|c| c.args.clone()).find_map(|a| {
-            match a.origin {
+        let memory_id = crm_calls(bound, agent)
+            .iter()
+            .flat_map(|c| c.args.clone())
+            .find_map(|a| match a.origin {
                 ArgOrigin::Memory { path } => Some(path.unwrap_or_default()),
                 _ => None,
-            }
-        });
+            })
+            .or_else(|| memory_id_read(bound));
         let (kind, id_args) = if !ids.is_empty() {
             (ProbeKind::IdArgument, ids)
         } else if let Some(path) = memory_id {

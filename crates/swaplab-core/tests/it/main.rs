@@ -27,6 +27,7 @@ mod pyyaml;
 mod rasa_config;
 mod rasa_project;
 mod rasa_skill;
+mod realistic;
 mod review;
 mod robustness;
 mod semantic;

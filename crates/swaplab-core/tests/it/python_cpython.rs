@@ -61,6 +61,17 @@ const LENIENT: &str =
 const DICT_GROWTH: &str = "adding to a dict while iterating over it does not raise RuntimeError";
 const JSON_ERROR_ATTRS: &str =
     "json.JSONDecodeError carries its message only, not `msg`, `pos`, `lineno` and `colno`";
+const RE_FLAG_INTS: &str =
+    "re's flags are plain ints: `re.I | re.M` prints as 10, not `re.IGNORECASE|re.MULTILINE`";
+const RE_CONSTRUCTS: &str = "a regular-expression construct regex-lite cannot express (lookaround, \
+     backreference, atomic group, possessive repeat, conditional, `\\N{…}`) is refused";
+const RE_UNICODE: &str = "`\\w`, `\\d`, `\\s`, `\\b` and re.IGNORECASE without re.ASCII are refused \
+     on a str with non-ASCII characters (regex-lite's are ASCII-only)";
+const RE_DOLLAR: &str = "`$` without re.MULTILINE is refused on a str of several lines ending in \
+     a newline (regex-lite cannot match before the last newline only)";
+const RE_EMPTY: &str = "an empty match where CPython's backtracking would retry for a longer match \
+     at the same place (findall, finditer, sub, split) is refused";
+const RE_BYTES: &str = "`re` with a bytes pattern is outside the subset";
 
 /// The reasons that are refusals: a snippet listed with one must still be refused (a
 /// compile diagnostic or `Outcome::Unsupported`), and one listed with any other reason must
@@ -81,6 +92,11 @@ const REFUSALS: &[&str] = &[
     SYNTAX,
     MODULES,
     ESCAPES,
+    RE_CONSTRUCTS,
+    RE_UNICODE,
+    RE_DOLLAR,
+    RE_EMPTY,
+    RE_BYTES,
 ];
 
 /// Snippets where the interpreter and CPython differ, grouped by reason.
@@ -182,13 +198,10 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("builtin.zip-unzip", SYNTAX),
     ("builtin.zip-strict-ok", SYNTAX),
     ("builtin.isinstance-union", SYNTAX),
-    ("dict.unpack-display", SYNTAX),
     ("module.call-spread", SYNTAX),
-    ("tool.result-shape", SYNTAX),
     ("typing.cast", TYPING),
     ("typing.name-at-runtime", TYPING),
     ("module.math", MODULES),
-    ("module.re", MODULES),
     ("module.string-constants", MODULES),
     ("module.datetime", MODULES),
     ("literal.escapes", ESCAPES),
@@ -208,6 +221,23 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("builtin.isinstance-set-range", RANGE),
     ("dict.get-default-keyword", LENIENT),
     ("dict.modify-during-iteration", DICT_GROWTH),
+    ("re.flag-combined", RE_FLAG_INTS),
+    ("re.flag-repr", RE_FLAG_INTS),
+    ("re.refuse-lookahead", RE_CONSTRUCTS),
+    ("re.refuse-lookbehind", RE_CONSTRUCTS),
+    ("re.refuse-backreference", RE_CONSTRUCTS),
+    ("re.refuse-named-backreference", RE_CONSTRUCTS),
+    ("re.refuse-atomic-group", RE_CONSTRUCTS),
+    ("re.refuse-possessive", RE_CONSTRUCTS),
+    ("re.refuse-conditional", RE_CONSTRUCTS),
+    ("re.refuse-named-unicode-escape", RE_CONSTRUCTS),
+    ("re.unicode-subject-with-word-class", RE_UNICODE),
+    ("re.unicode-subject-with-ignorecase", RE_UNICODE),
+    ("re.flag-ignorecase-kelvin-sign", RE_UNICODE),
+    ("re.dollar-several-lines", RE_DOLLAR),
+    ("re.refuse-lazy-empty-iteration", RE_EMPTY),
+    ("re.refuse-bytes-pattern", RE_BYTES),
+    ("re.error-attrs", METHODS),
 ];
 
 /// A host with no CRM and no project memory: the snippets reach neither.

@@ -2995,3 +2995,128 @@ def f():
     assert_eq!(call(), "(1, 1, 'loop', True)");
     assert_eq!(call(), "(2, 2, 'loop', True)");
 }
+
+/// Where and why a run of `f` in `source` stops: `line:column-line:column message`.
+fn stop_of(source: &str) -> String {
+    let program = compile_module("r.py", source);
+    assert_eq!(program.diagnostics, [], "{source}");
+    match program.call("f", &[], false, &mut FakeCrm::default()) {
+        Outcome::Unsupported(d) => format!(
+            "{}:{}-{}:{} {}",
+            d.span.start.line, d.span.start.column, d.span.end.line, d.span.end.column, d.message
+        ),
+        other => panic!("{source}: not stopped: {other:?}"),
+    }
+}
+
+#[test]
+fn re_refuses_what_regex_lite_cannot_do_at_the_construct() {
+    // In a raw literal, or a plain one without escapes, the diagnostic points at the
+    // construct itself.
+    assert_eq!(
+        stop_of("import re\ndef f():\n    return re.match(r\"a(?=b)\", \"ab\")\n"),
+        "3:24-3:27 a lookahead assertion (`(?=…)`, `(?!…)`) in a regular expression \
+         (regex-lite has none) is outside the Python subset Swap Lab runs"
+    );
+    assert_eq!(
+        stop_of(
+            "import re\ndef f():\n    return re.sub(pattern='(x)\\\\1', repl='', string='xx')\n"
+        ),
+        "3:27-3:35 a backreference (`\\1`) in a regular expression (regex-lite has none) is \
+         outside the Python subset Swap Lab runs"
+    );
+    // Otherwise (escapes, an expression) at the pattern argument.
+    assert_eq!(
+        stop_of("import re\nP = '(?<=a)'\ndef f():\n    return re.compile(P + 'b')\n"),
+        "4:23-4:30 a lookbehind assertion (`(?<=…)`, `(?<!…)`) in a regular expression \
+         (regex-lite has none) is outside the Python subset Swap Lab runs"
+    );
+    // A Unicode-aware class on a non-ASCII subject: at the class, or at the subject of a
+    // compiled pattern's method.
+    assert_eq!(
+        stop_of("import re\ndef f():\n    return re.findall(r'\\w+', 'café')\n"),
+        "3:25-3:27 `\\w` without re.ASCII on a str with non-ASCII characters (CPython's \
+         `\\w` is Unicode-aware, regex-lite's ASCII-only) is outside the Python subset Swap \
+         Lab runs"
+    );
+    assert_eq!(
+        stop_of("import re\nW = re.compile(r'\\d')\ndef f():\n    return W.search('١')\n"),
+        "4:21-4:24 `\\d` without re.ASCII on a str with non-ASCII characters (CPython's \
+         `\\d` is Unicode-aware, regex-lite's ASCII-only) is outside the Python subset Swap \
+         Lab runs"
+    );
+    // With re.ASCII both agree, so it runs.
+    assert_eq!(
+        outcome_of("import re\ndef f():\n    return re.findall(r'\\w+', 'café', re.A)\n", "f"),
+        "= ['caf']"
+    );
+}
+
+#[test]
+fn re_work_is_charged_so_the_step_limit_holds() {
+    let steps = "? this call took more than 100000 evaluation steps: a loop that does not end, or more work than a tool should do";
+    let module = |body: &str| {
+        let source = format!("import re\ndef f():\n{body}\n");
+        let program = compile_module("r.py", &source);
+        assert_eq!(program.diagnostics, [], "{source}");
+        match program.call("f", &[], false, &mut FakeCrm::default()) {
+            Outcome::Unsupported(d) => format!("? {}", d.message),
+            other => format!("{other:?}"),
+        }
+    };
+    // Many searches of a long subject.
+    assert_eq!(
+        module("    s = 'ab ' * 300000\n    for _ in range(100):\n        re.findall(r'\\w+', s)"),
+        steps
+    );
+    // A pattern the engine reads past each match for: charged for all it may read.
+    assert_eq!(module("    return re.findall(r'a.*c|a', 'a' * 50000)"), steps);
+    // A large counted repeat costs in proportion to its size.
+    assert_eq!(
+        module("    for _ in range(1000):\n        re.search('a{1000}b', 'a' * 2000)"),
+        steps
+    );
+}
+
+#[test]
+fn random_regular_expressions_never_panic() {
+    const PIECES: [&str; 44] = [
+        "a", "b", "é", "(", ")", "[", "]", "^", "-", "|", "*", "+", "?", "*?", "{", "}", "{2", ",",
+        "3}", "\\", "\\d", "\\w", "\\B", "\\Z", "\\x4", "\\u00e9", "\\0", "\\1", "(?P<n>",
+        "(?P=n)", "(?:", "(?i)", "(?-s:", "(?#", "(?=", "#", " ", "\n", ".", "$", "\\g<n>",
+        "\\g<1>", "\\N{", "[^",
+    ];
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    // Rust's debug quoting of these pieces is a Python literal too.
+    let quote = |text: &str| format!("{text:?}");
+    let mut outcomes = [0usize; 3];
+    for round in 0..1500 {
+        let count = 1 + next() % 12;
+        let pattern: String =
+            (0..count).map(|_| PIECES[(next() % PIECES.len() as u64) as usize]).collect();
+        let flags = ["0", "re.I", "re.M | re.S", "re.X", "re.A"][round % 5];
+        let subject = ["ab\n", "", "aé b1", "b"][round % 4];
+        let source = format!(
+            "import re\ndef f():\n    p = re.compile({}, {flags})\n    s = {}\n    \
+             return p.findall(s), p.sub({}, s), p.split(s), p.fullmatch(s)\n",
+            quote(&pattern),
+            quote(subject),
+            quote(&pattern),
+        );
+        let program = compile_module("r.py", &source);
+        assert_eq!(program.diagnostics, [], "{source}");
+        outcomes[match program.call("f", &[], false, &mut FakeCrm::default()) {
+            Outcome::Returned(_) => 0,
+            Outcome::Raised { .. } => 1,
+            Outcome::Unsupported(_) => 2,
+        }] += 1;
+    }
+    // Each kind of outcome happens: the patterns reach matching, errors and refusals.
+    assert!(outcomes.iter().all(|n| *n > 50), "{outcomes:?}");
+}

@@ -174,3 +174,124 @@ fn a_projects_own_mock_is_the_crm_and_a_copy_of_a_run_replays_it() {
     // Something else than the mock's address: nothing listens.
     assert_eq!(crm.http(&request("GET", 8931, "/", "", true)), Delivery::Refused);
 }
+
+/// A client module of the project's own over httpx, with the five calls the built-in
+/// tutorial's tools make, against HubSpot v3's paths.
+const CLIENT: &str = r#"
+import os
+
+import httpx
+
+BASE_URL = os.environ.get("HUBSPOT_BASE_URL", "http://127.0.0.1:8787")
+
+
+class CrmError(Exception):
+    pass
+
+
+def _headers():
+    return {"Authorization": f"Bearer {os.getenv('HUBSPOT_ACCESS_TOKEN', '')}"}
+
+
+async def _call(method, path, body=None, params=None):
+    async with httpx.AsyncClient(base_url=BASE_URL, headers=_headers(), timeout=10.0) as http:
+        try:
+            response = await http.request(method, path, json=body, params=params)
+            response.raise_for_status()
+        except httpx.HTTPError as exc:
+            raise CrmError(f"{method} {path}: {exc}") from exc
+        return response.json()
+
+
+async def search_contact_by_email(email):
+    query = {"filterGroups": [{"filters": [{"propertyName": "email", "operator": "EQ", "value": email}]}]}
+    found = await _call("POST", "/crm/v3/objects/contacts/search", body=query)
+    if not found["results"]:
+        return None
+    record = found["results"][0]
+    contact = dict(record["properties"])
+    contact["id"] = record["id"]
+    return contact
+
+
+async def list_ticket_ids(contact_id):
+    linked = await _call("GET", f"/crm/v3/objects/contacts/{contact_id}/associations/tickets")
+    return [link["id"] for link in linked["results"]]
+
+
+async def get_ticket(ticket_id):
+    record = await _call("GET", f"/crm/v3/objects/tickets/{ticket_id}", params={"properties": "subject,hs_pipeline_stage,createdate"})
+    props = record["properties"]
+    return {"id": record["id"], "subject": props["subject"], "stage": props["hs_pipeline_stage"], "created": props["createdate"]}
+
+
+async def create_note(contact_id, body):
+    payload = {"properties": {"hs_note_body": body}, "associations": [{"to": {"id": contact_id}}]}
+    created = await _call("POST", "/crm/v3/objects/notes", body=payload)
+    return created["id"]
+"#;
+
+/// The built-in tutorial with its CRM reached over HTTP by a client module of its own.
+fn over_http() -> swaplab_core::Workspace {
+    use swaplab_core::FileRef;
+    let mut workspace = crate::support::tutorial_workspace();
+    for area in ["before", "after", "server"] {
+        workspace.set_file(&FileRef::parse(&format!("{area}/lib/__init__.py")).unwrap(), "");
+        workspace.set_file(&FileRef::parse(&format!("{area}/lib/crm_http.py")).unwrap(), CLIENT);
+    }
+    let env = "HUBSPOT_BASE_URL=http://127.0.0.1:8787\nHUBSPOT_ACCESS_TOKEN=mock-token\n";
+    workspace.set_file(&FileRef::parse("before/.env.example").unwrap(), env);
+    let python: Vec<FileRef> = workspace
+        .files()
+        .map(|(file, _)| file)
+        .filter(|f| f.path.ends_with(".py") && !f.path.starts_with("lib/"))
+        .collect();
+    for file in python {
+        let text = workspace.file(&file).unwrap_or_default().to_owned();
+        if text.contains("from hubspot_client import crm") {
+            let text =
+                text.replace("from hubspot_client import crm", "from lib import crm_http as crm");
+            workspace.set_file(&file, text);
+        }
+    }
+    workspace
+}
+
+/// A leak as the test compares it: kind, tool, and each record with its owner.
+type LeakSeen<'a> = (swaplab_core::sim::attack::LeakKind, &'a str, Vec<(&'a str, &'a str)>);
+
+#[test]
+fn a_project_client_over_httpx_proves_and_leaks_as_the_built_in_client_does() {
+    let workspace = over_http();
+    let proof = swaplab_core::proof::prove(&workspace);
+    assert!(proof.passed() && proof.stop.is_none(), "{}", proof.to_text());
+    use swaplab_core::sim::attack::LeakKind;
+    let sim = swaplab_core::sim::Simulation::new(&workspace);
+    let pair = sim.attack(&Default::default());
+    assert!(pair.before.leaks.is_empty(), "{:?}", pair.before.leaks);
+    assert!(
+        matches!(pair.before.verdict, swaplab_core::sim::attack::AttackVerdict::NoLeak { .. }),
+        "{:?}",
+        pair.before.verdict
+    );
+    let leaks: Vec<LeakSeen<'_>> = pair
+        .after
+        .leaks
+        .iter()
+        .map(|l| {
+            let records = l.records.iter().map(|r| (r.id.as_str(), r.owner.as_str())).collect();
+            (l.kind, l.tool.as_str(), records)
+        })
+        .collect();
+    assert_eq!(
+        leaks,
+        [
+            (
+                LeakKind::Read,
+                "list_open_tickets",
+                vec![("701", "701"), ("9001", "701"), ("9002", "701")]
+            ),
+            (LeakKind::Write, "add_timeline_note", vec![("10000", "701")]),
+        ]
+    );
+}

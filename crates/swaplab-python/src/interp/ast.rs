@@ -13,6 +13,9 @@ use swaplab_base::diagnostic::Diagnostic;
 /// A byte range of the file: start, end.
 pub(crate) type At = (usize, usize);
 
+/// The key of a dict display's `**mapping` entry: a name no source can spell.
+pub(crate) const UNPACK: &str = "**";
+
 /// A literal.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Const {
@@ -130,6 +133,7 @@ pub(crate) enum ExprKind {
     List(Vec<Expr>),
     Tuple(Vec<Expr>),
     Set(Vec<Expr>),
+    /// Entries in order; an entry whose key is the name [`UNPACK`] is `**value`.
     Dict(Vec<(Expr, Expr)>),
     Comp {
         kind: CompKind,

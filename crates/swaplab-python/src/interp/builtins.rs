@@ -891,6 +891,7 @@ impl Interp<'_, '_> {
             | Builtin::UnquotePlus => self.call_urllib(builtin, args, kwargs, at),
             Builtin::HttpxClient => self.new_client(false, &args, kwargs, at),
             Builtin::HttpxAsyncClient => self.new_client(true, &args, kwargs, at),
+            Builtin::Re(function) => self.re_call(function, args, kwargs, at),
             Builtin::Abs => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 1, at)?);
                 match value.unwrap_or(Val::None) {
@@ -1232,6 +1233,7 @@ impl Interp<'_, '_> {
             }
             Val::List(list) => self.list_method(list, name, args, kwargs, at),
             Val::Dict(dict) => self.dict_method(dict, name, args, kwargs, at),
+            Val::Pattern(_) | Val::Match(_) => self.re_method(receiver, name, args, kwargs, at),
             Val::Object(_) if name == "model_dump" => {
                 let [mode, exclude_none] =
                     take(self.bind(name, args, kwargs, &["mode", "exclude_none"], 0, at)?);

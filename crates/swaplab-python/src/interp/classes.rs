@@ -474,7 +474,10 @@ impl<'p> Interp<'p, '_> {
         {
             return self.member_value(member, value, at);
         }
-        if EXCEPTION_ATTRIBUTES.contains(&name) || name.starts_with("__") {
+        if EXCEPTION_ATTRIBUTES.contains(&name)
+            || name.starts_with("__")
+            || (&*exc.class == "error" && super::re::ERROR_ATTRS.contains(&name))
+        {
             return Err(self.unsupported(&format!("the exception attribute `{name}`"), at));
         }
         let class = super::net::short_name(&exc.class);

@@ -577,6 +577,7 @@ impl Module<'_> {
                     "contextlib" => Global::Module(StdModule::Contextlib),
                     "urllib" => Global::Module(StdModule::Urllib),
                     "urllib.parse" if bound != "urllib" => Global::Module(StdModule::UrllibParse),
+                    "re" => Global::Module(StdModule::Re),
                     _ => Global::Other(format!("the module `{module}`")),
                 };
                 self.bind(bound, global);
@@ -641,6 +642,8 @@ impl Module<'_> {
                 Global::Builtin(Builtin::JsonLoads)
             } else if (module.as_str(), name.as_str()) == ("json", "decoder") {
                 Global::Module(StdModule::JsonDecoder)
+            } else if module == "re" {
+                super::re::import_from(&name)
             } else if name == "ToolResult" {
                 Global::ToolResult
             } else if is_builtin_exception(&name)

@@ -1410,6 +1410,20 @@ impl<'p> Interp<'p, '_> {
         let dict = self.new_dict(Vec::new());
         if let Val::Dict(d) = &dict {
             for (key, value) in entries {
+                if matches!(&key.kind, ExprKind::Name(n) if n == super::ast::UNPACK) {
+                    let mapping = self.eval(f, value)?;
+                    let Val::Dict(source) = &mapping else {
+                        let message =
+                            format!("'{}' object is not a mapping", self.type_name(&mapping));
+                        return Err(self.raise("TypeError", message, value.at));
+                    };
+                    let copied = source.entries.borrow().clone();
+                    self.charge(copied.len(), at)?;
+                    for (k, v) in copied {
+                        self.dict_set(d, k, v, at)?;
+                    }
+                    continue;
+                }
                 let key = self.eval(f, key)?;
                 let value = self.eval(f, value)?;
                 self.dict_set(d, key, value, at)?;

@@ -54,20 +54,20 @@
 //!   leading zero is its `SyntaxError`), f-strings with conversions and format specs,
 //!   names, attributes, subscripts and slices, calls with positional and keyword
 //!   arguments, `await` (transparent), `not`/`and`/`or`, comparisons (chained, `in`,
-//!   `is`), arithmetic and bitwise operators, `a if c else b`, displays and
-//!   comprehensions (a set is a list without duplicates; a generator expression is
-//!   evaluated eagerly into a list, except as the argument of `any()`, `all()` and
-//!   `next()`, which make its items only until one decides, as CPython's lazy generator
-//!   does), and `lambda` (its defaults evaluated when it is; it sees the scopes around
-//!   it live, as CPython's closures do, so it can call itself through its local).
+//!   `is`), arithmetic and bitwise operators, `a if c else b`, displays (`{**base, "k":
+//!   v}` too) and comprehensions (a set is a list without duplicates; a generator
+//!   expression is evaluated eagerly into a list, except as the argument of `any()`,
+//!   `all()` and `next()`, which make its items only until one decides, as CPython's lazy
+//!   generator does), and `lambda` (its defaults evaluated when it is; it sees the scopes
+//!   around it live, as CPython's closures do, so it can call itself through its local).
 //! - **Builtins**: `len str int float bool list dict tuple set frozenset bytes sorted
 //!   reversed min max sum any all isinstance enumerate zip range print abs round repr chr
-//!   ord format super`, `type` of one value, `next` (of a generator expression written in the call, with or without a
-//!   default), the common methods of `str`, `list` and `dict` (`dict.items()` and
-//!   friends return lists; `strip`, `split`, `startswith` (tuples, offsets), `join`,
-//!   `replace`, `partition` and their kin take their arguments and fail with CPython's
-//!   messages), builtin exception classes with their hierarchy, pydantic models
-//!   (`model_dump()`) and Rasa's `ToolResult`.
+//!   ord format super`, `type` of one value, `next` (of a generator expression written in
+//!   the call, with or without a default), the common methods of `str`, `list` and `dict`
+//!   (`dict.items()` and friends return lists; `strip`, `split`, `startswith` (tuples,
+//!   offsets), `join`, `replace`, `partition` and their kin take their arguments and fail
+//!   with CPython's messages), builtin exception classes with their hierarchy, pydantic
+//!   models (`model_dump()`) and Rasa's `ToolResult`.
 //! - **Classes** (`classes.rs`): `class C:` or `class C(Base):` (one base, a plain class
 //!   of the file) whose body assigns names (class attributes, created with the class on
 //!   first use in a process, bases first) and defines methods: instances with their own
@@ -121,6 +121,21 @@
 //!   `ensure_ascii`, `separators`, `skipkeys`, `allow_nan`, `default`) with CPython's
 //!   output and errors, and `loads` of a `str` or UTF-8 `bytes` with its
 //!   `JSONDecodeError` messages (`Expecting value: line 1 column 1 (char 0)`).
+//! - **`re`** (`import re`, `import re as r`, `from re import …`) on the `regex-lite`
+//!   engine: `compile`, `search`, `match`, `fullmatch`, `findall`, `finditer` (a list),
+//!   `sub`/`subn` (`\1`, `\g<name>` templates or a function), `split`, `escape`, the
+//!   flags (`I`, `M`, `S`, `A`, `X`, combined with `|`, and inline `(?i)`, `(?i:…)`),
+//!   `re.error` with CPython's messages and positions, pattern objects (the same
+//!   methods with `pos`/`endpos`, `.pattern`, `.flags`, `.groups`) and match objects
+//!   (`group()` in all its forms, `groups()`, `groupdict()`, `start()`, `end()`,
+//!   `span()`, `expand()`, `m[1]`, `lastindex`, `lastgroup`), with CPython's reprs.
+//!   What regex-lite cannot express stops the run at the construct: lookarounds,
+//!   backreferences, atomic groups, possessive repeats, conditionals, `\N{…}` and bytes
+//!   patterns; so do `\d`, `\w`, `\s`, `\b` and `re.IGNORECASE` without `re.ASCII` on
+//!   a `str` with non-ASCII characters (CPython's are Unicode-aware, regex-lite's
+//!   ASCII-only), `$` without `re.MULTILINE` on a multi-line `str` ending in a newline,
+//!   an empty match where CPython would retry for a longer one at the same place, and
+//!   `re.error`'s attributes (`msg`, `pattern`, `pos`, `lineno`, `colno`).
 //!
 //! Values have Python's reference semantics (a list appended to through one name is
 //! changed for every name). Known differences from CPython, all deliberate: integers
@@ -139,16 +154,17 @@
 //! a process (then kept), not at import (so is a class: an error creating one, such as a
 //! dataclass's mutable default, is raised where it is first used), and a module-level
 //! statement that binds no name (`sys.path.insert(…)`, `load_dotenv()`) is read but not
-//! run.
+//! run; `re`'s flags are plain `int`s (`re.I | re.M` is `10`), and `re.finditer` returns
+//! a list.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
-//! elements), [`MAX_CALL_DEPTH`] nested calls (lambdas and methods included),
-//! [`MAX_SIZE`] elements or characters per `str`, `bytes`, `list`, `dict` or `range` (a
-//! `MemoryError` is raised instead of allocating), [`MAX_NESTING`] levels of expression
-//! and block nesting when compiling, [`MAX_VALUE_DEPTH`] levels of nested values, and
-//! [`MAX_RECURSION`] nested evaluations in all. No input panics, recurses without bound
-//! or runs without end.
+//! elements; a regular-expression search several elements per byte it may read),
+//! [`MAX_CALL_DEPTH`] nested calls (lambdas and methods included), [`MAX_SIZE`] elements
+//! or characters per `str`, `bytes`, `list`, `dict` or `range` (a `MemoryError` is raised
+//! instead of allocating), [`MAX_NESTING`] levels of expression and block nesting when
+//! compiling, [`MAX_VALUE_DEPTH`] levels of nested values, and [`MAX_RECURSION`] nested
+//! evaluations in all. No input panics, recurses without bound or runs without end.
 
 mod ast;
 mod builtins;
@@ -164,6 +180,8 @@ mod net;
 mod ops;
 mod os;
 mod parse;
+mod re;
+mod re_syntax;
 mod runtime;
 mod stdlib;
 mod value;

@@ -56,6 +56,8 @@ impl Interp<'_, '_> {
             Val::Method(_) => "method",
             Val::Super(_) => "super",
             Val::Generated(_) => "function",
+            Val::Pattern(_) => "Pattern",
+            Val::Match(_) => "Match",
         }
         .to_owned()
     }
@@ -845,6 +847,7 @@ impl Interp<'_, '_> {
                     None => Err(self.raise_with("KeyError", vec![key.clone()], at)),
                 }
             }
+            Val::Match(found) => self.re_match_item(found, key, at),
             Val::Range(start, stop, step) => {
                 let len = usize::try_from(range_len(*start, *stop, *step)).unwrap_or(usize::MAX);
                 let i = self.index(key, len, "range object", at)?;
@@ -1030,6 +1033,8 @@ impl Interp<'_, '_> {
                 let native = native.clone();
                 self.native_attr(&value, &native, name, at)
             }
+            Val::Pattern(_) => self.re_pattern_attr(&value, name, at),
+            Val::Match(_) => self.re_match_attr(&value, name, at),
             Val::Instance(_) => self.instance_attr(&value, name, at),
             Val::Class(class) => self.class_attr(*class, name, at),
             Val::Super(method) => self.super_attr(method, name, at),
@@ -1084,6 +1089,11 @@ impl Interp<'_, '_> {
 
     /// `module.name` for the modules of the standard library the subset knows.
     pub(crate) fn module_attr(&mut self, module: StdModule, name: &str, at: At) -> R<Val> {
+        if module == StdModule::Re
+            && let Some(found) = self.re_attr(name, at)?
+        {
+            return Ok(found);
+        }
         let found = match (module, name) {
             (StdModule::Os, "environ") => Some(self.environ()),
             (StdModule::Os, "getenv") => Some(Val::Builtin(Builtin::Getenv)),
@@ -1142,6 +1152,7 @@ impl Interp<'_, '_> {
             | StdModule::Contextlib
             | StdModule::Urllib
             | StdModule::UrllibParse => true,
+            StdModule::Re => false,
         };
         if known || name.starts_with("__") {
             return Err(self.unsupported(&format!("`{}.{name}`", module.name()), at));
@@ -1545,6 +1556,7 @@ impl Interp<'_, '_> {
             Val::Generated(generated) => {
                 format!("<function {}.{}>", self.class_name(generated.class), generated.kind.name())
             }
+            Val::Pattern(_) | Val::Match(_) => self.re_repr(value),
             _ => String::new(),
         }
     }
@@ -1677,6 +1689,8 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Object(x), Val::Object(y)) => Rc::ptr_eq(x, y),
         (Val::Exc(x), Val::Exc(y)) => Rc::ptr_eq(x, y),
         (Val::Bound(x), Val::Bound(y)) => Rc::ptr_eq(x, y),
+        (Val::Pattern(x), Val::Pattern(y)) => Rc::ptr_eq(x, y),
+        (Val::Match(x), Val::Match(y)) => Rc::ptr_eq(x, y),
         (Val::Lambda(x), Val::Lambda(y)) => Rc::ptr_eq(x, y),
         (Val::Function(x), Val::Function(y)) | (Val::Model(x), Val::Model(y)) => x == y,
         (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,

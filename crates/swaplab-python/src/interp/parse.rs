@@ -7,7 +7,7 @@
 
 use super::ast::{
     At, BinOp, Clause, CmpOp, CompKind, Const, Expr, ExprKind, FPart, Field, LambdaDef, Target,
-    UnOp,
+    UNPACK, UnOp,
 };
 use super::{LIMIT, MAX_NESTING, UNSUPPORTED};
 use crate::lex::{SYNTAX, TokenKind};
@@ -647,7 +647,9 @@ impl<'s, 'a> Parser<'s, 'a> {
             return self.node(ExprKind::Dict(Vec::new()), (open.0, close.1));
         }
         if self.op("**") {
-            return Err(unsupported(self.here(), "`**` in a dict display"));
+            let mut entries = Vec::new();
+            self.unpack_entry(&mut entries)?;
+            return self.dict_rest(entries, open);
         }
         let first = self.expr()?;
         if !self.op(":") {
@@ -667,14 +669,29 @@ impl<'s, 'a> Parser<'s, 'a> {
             let close = self.expect_op("}")?;
             return self.comp(CompKind::Dict, first, Some(value), clauses, (open.0, close.1));
         }
-        let mut entries = vec![(first, value)];
+        self.dict_rest(vec![(first, value)], open)
+    }
+
+    /// `**mapping` in a dict display: an entry keyed [`UNPACK`].
+    fn unpack_entry(&mut self, entries: &mut Vec<(Expr, Expr)>) -> PResult<()> {
+        let star = self.here();
+        self.pos += 1;
+        let value = self.binary(0)?;
+        let key = self.node(ExprKind::Name(UNPACK.to_owned()), star)?;
+        entries.push((key, value));
+        Ok(())
+    }
+
+    /// The entries of a dict display after its first, and its `}`.
+    fn dict_rest(&mut self, mut entries: Vec<(Expr, Expr)>, open: At) -> PResult<Expr> {
         while self.op(",") {
             self.pos += 1;
             if self.op("}") {
                 break;
             }
             if self.op("**") {
-                return Err(unsupported(self.here(), "`**` in a dict display"));
+                self.unpack_entry(&mut entries)?;
+                continue;
             }
             let key = self.expr()?;
             self.expect_op(":")?;

@@ -58,6 +58,10 @@ pub(crate) enum Val {
     Bound(Rc<BoundObj>),
     /// A method `@dataclass` generated for a class (`__init__`, `__repr__`, `__eq__`).
     Generated(Generated),
+    /// A compiled regular expression (`re.Pattern`).
+    Pattern(Rc<super::re::Compiled>),
+    /// A regular-expression match (`re.Match`).
+    Match(Rc<super::re::MatchObj>),
     /// Something outside the subset (an imported module or name, a class): using it
     /// stops the run. The text says what it is.
     Foreign(Rc<str>),
@@ -549,6 +553,8 @@ pub(crate) enum Builtin {
     Unquote,
     /// `urllib.parse.unquote_plus`.
     UnquotePlus,
+    /// A function of `re`.
+    Re(super::re::ReFn),
 }
 
 /// The modules of the standard library the subset knows.
@@ -579,6 +585,7 @@ pub(crate) enum StdModule {
     Urllib,
     /// `urllib.parse`.
     UrllibParse,
+    Re,
 }
 
 impl StdModule {
@@ -598,6 +605,7 @@ impl StdModule {
             StdModule::Contextlib => "contextlib",
             StdModule::Urllib => "urllib",
             StdModule::UrllibParse => "urllib.parse",
+            StdModule::Re => "re",
         }
     }
 }
@@ -648,6 +656,7 @@ impl Builtin {
             Builtin::QuotePlus => "quote_plus",
             Builtin::Unquote => "unquote",
             Builtin::UnquotePlus => "unquote_plus",
+            Builtin::Re(function) => function.name(),
         }
     }
 }

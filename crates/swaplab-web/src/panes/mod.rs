@@ -46,6 +46,11 @@ pub struct PlayedRun {
     pub caller: Option<String>,
     /// The server file's path.
     pub server_file: Option<String>,
+    /// The environment the project's processes start with: name, value as shown
+    /// (secrets shortened), and where it came from.
+    pub environment: Vec<(String, String, String)>,
+    /// Which CRM answers the project's HTTP client.
+    pub crm: String,
 }
 
 /// A [`PlayedRun`] shared by pointer.

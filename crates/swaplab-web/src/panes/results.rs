@@ -119,6 +119,17 @@ pub struct InitialRun {
     pub script: Option<String>,
 }
 
+/// A value as the trace shows it: a secret's first four characters only.
+fn shown_value(name: &str, value: &str) -> String {
+    let secret =
+        ["TOKEN", "KEY", "SECRET", "PASSWORD"].iter().any(|w| name.to_uppercase().contains(w));
+    if secret && value.chars().count() > 4 {
+        format!("{}…", value.chars().take(4).collect::<String>())
+    } else {
+        value.to_owned()
+    }
+}
+
 /// Runs the chosen script under the chosen policy on the chosen side.
 pub(crate) fn play(sim: &Simulation, choice: &RunChoice) -> PlayedRun {
     let scripts: Vec<String> = sim.scripts.iter().map(|s| s.file.clone()).collect();
@@ -130,6 +141,25 @@ pub(crate) fn play(sim: &Simulation, choice: &RunChoice) -> PlayedRun {
         scripts,
         caller: script.and_then(|s| s.caller.clone()),
         server_file: sim.report.server_file.clone(),
+        environment: sim
+            .seed
+            .network
+            .env
+            .iter()
+            .map(|v| (v.name.clone(), shown_value(&v.name, &v.value), v.from.clone()))
+            .collect(),
+        crm: match &sim.seed.network.mock {
+            Some(mock) => format!(
+                "the project's own mock, {} (class {}), at {}:{}",
+                mock.file, mock.class, mock.host, mock.port
+            ),
+            None => match &sim.seed.file {
+                Some(file) => format!("the seed {file}, answering HubSpot v3 at 127.0.0.1:8787"),
+                None => {
+                    "the built-in example's seed, answering HubSpot v3 at 127.0.0.1:8787".to_owned()
+                }
+            },
+        },
     };
     let Some(script) = script else { return played };
     match sim.start(choice.side) {

@@ -38,6 +38,19 @@ pub fn TracePane(props: &TracePaneProps) -> Html {
     html! {
         <div class="result trace-pane">
             { run_controls(run) }
+            <details class="run-settings">
+                <summary>{ "Where this run's settings came from" }</summary>
+                <p>{ "CRM: " }{ run.played.crm.clone() }</p>
+                if run.played.environment.is_empty() {
+                    <p class="muted">{ "No .env or .env.example: the project's processes start with an empty environment." }</p>
+                } else {
+                    <ul class="env">
+                        { for run.played.environment.iter().map(|(name, value, from)| html! {
+                            <li><code>{ format!("{name}={value}") }</code>{ format!(" — from {from}") }</li>
+                        }) }
+                    </ul>
+                }
+            </details>
             if run.played.traces.is_empty() {
                 <p class="muted">{ "No customer id appears in this run." }</p>
             }

@@ -36,6 +36,9 @@ const CORE_ALLOWLIST: &[&str] = &[
     // inflating permalinks (`permalink.rs`), without the `simd` feature
     "miniz_oxide",
     "adler2",
+    // the interpreter's `re` module: a small regex engine with no Unicode tables and no
+    // dependencies of its own, linear-time matching (`swaplab-python/src/interp/re.rs`)
+    "regex-lite",
     // proc-macro support for serde_derive
     "proc-macro2",
     "quote",
