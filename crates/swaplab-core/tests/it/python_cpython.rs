@@ -37,7 +37,7 @@ const LAMBDA: &str = "`lambda` is outside the subset";
 const CLASSES: &str = "a class feature outside the subset: special methods (`__eq__`, `__len__`), \
      decorators other than `@property`/`@staticmethod`/`@classmethod`, property objects, `vars()`";
 const DATACLASSES: &str = "a `@dataclass` option or helper outside the subset (`order=`, `slots=`, \
-     `kw_only=`, `eq=False`, `field(init=False)`, `asdict`, `replace`, `fields`)";
+     `kw_only=`, `eq=False`, `field(init=False)`, `fields()`)";
 const WITH: &str = "`@contextmanager` and `issubclass` in `__exit__` are outside the subset";
 const TYPING: &str = "`typing` names are for annotations only: using one at run time is outside";
 const DUNDERS: &str =
@@ -139,8 +139,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("class.decorator-cached-property", CLASSES),
     ("class.decorator-stacked", CLASSES),
     ("dataclass.order", DATACLASSES),
-    ("dataclass.asdict", DATACLASSES),
-    ("dataclass.replace", DATACLASSES),
     ("dataclass.post-init", DATACLASSES),
     ("dataclass.fields", DATACLASSES),
     ("dataclass.option-slots", DATACLASSES),

@@ -873,6 +873,20 @@ impl Interp<'_, '_> {
             | Builtin::PathDirname
             | Builtin::PathBasename
             | Builtin::PathAbspath => self.call_os(builtin, args, kwargs, at),
+            Builtin::Asdict => {
+                if kwargs.iter().any(|(k, _)| k == "dict_factory") {
+                    return Err(self.unsupported("`asdict(dict_factory=…)`", at));
+                }
+                let [Some(value)] = take(self.bind(name, args, kwargs, &["obj"], 1, at)?) else {
+                    return Ok(Val::None);
+                };
+                if self.dataclass_of(&value).is_none() {
+                    let message = "asdict() should be called on dataclass instances";
+                    return Err(self.raise("TypeError", message, at));
+                }
+                self.asdict(&value, 0, at)
+            }
+            Builtin::Replace => self.dataclass_replace(&args, kwargs, at),
             Builtin::Suppress => {
                 if let Some((key, _)) = kwargs.first() {
                     let message = format!("suppress() got an unexpected keyword argument '{key}'");

@@ -880,6 +880,98 @@ impl<'p> Interp<'p, '_> {
         Ok(Some(true))
     }
 
+    /// The dataclass whose fields an instance has, if it is a dataclass's.
+    pub(crate) fn dataclass_of(&mut self, value: &Val) -> Option<usize> {
+        let Val::Instance(instance) = value else { return None };
+        let class = self.nearest_dataclass(Some(instance.class))?;
+        self.class_namespace(class).ok()?;
+        Some(class)
+    }
+
+    /// `dataclasses.asdict(value)`: dataclass instances become dicts of their fields,
+    /// lists, tuples and dicts are copied, recursively; other values are kept (those
+    /// `copy.deepcopy` would copy are outside the subset).
+    pub(crate) fn asdict(&mut self, value: &Val, depth: usize, at: At) -> R<Val> {
+        if depth > super::MAX_VALUE_DEPTH {
+            let message = "maximum recursion depth exceeded while calling a Python object";
+            return Err(self.raise("RecursionError", message, at));
+        }
+        self.charge(1, at)?;
+        if let Some(class) = self.dataclass_of(value) {
+            let Some(info) = self.dataclasses.get(&class).cloned() else { return Ok(Val::None) };
+            let mut entries = Vec::with_capacity(info.fields.len());
+            for field in &info.fields {
+                let item = self.instance_attr(value, &field.name, at)?;
+                entries.push((Val::Str(field.name.clone()), self.asdict(&item, depth + 1, at)?));
+            }
+            return Ok(self.new_dict(entries));
+        }
+        Ok(match value {
+            Val::List(list) => {
+                let items = list.items.borrow().clone();
+                let mut out = Vec::with_capacity(items.len());
+                for item in &items {
+                    out.push(self.asdict(item, depth + 1, at)?);
+                }
+                self.new_list(out)
+            }
+            Val::Tuple(tuple) => {
+                let mut out = Vec::with_capacity(tuple.items.len());
+                for item in &tuple.items {
+                    out.push(self.asdict(item, depth + 1, at)?);
+                }
+                Val::tuple(out)
+            }
+            Val::Dict(dict) => {
+                let entries = dict.entries.borrow().clone();
+                let mut out = Vec::with_capacity(entries.len());
+                for (key, item) in &entries {
+                    out.push((self.asdict(key, depth + 1, at)?, self.asdict(item, depth + 1, at)?));
+                }
+                self.new_dict(out)
+            }
+            Val::None
+            | Val::Bool(_)
+            | Val::Int(_)
+            | Val::Float(_)
+            | Val::Str(_)
+            | Val::Bytes(_)
+            | Val::Range(..) => value.clone(),
+            other => {
+                let what = format!("`asdict()` copying a `{}`", self.type_name(other));
+                return Err(self.unsupported(&what, at));
+            }
+        })
+    }
+
+    /// `dataclasses.replace(obj, **changes)`: a new instance of its class, the fields
+    /// not changed taken from it.
+    pub(crate) fn dataclass_replace(
+        &mut self,
+        args: &[Val],
+        kwargs: Vec<(String, Val)>,
+        at: At,
+    ) -> R<Val> {
+        let [obj] = args else {
+            let message =
+                format!("replace() takes 1 positional argument but {} were given", args.len());
+            return Err(self.raise("TypeError", message, at));
+        };
+        let (Some(class), Val::Instance(instance)) = (self.dataclass_of(obj), obj) else {
+            let message = "replace() should be called on dataclass instances";
+            return Err(self.raise("TypeError", message, at));
+        };
+        let Some(info) = self.dataclasses.get(&class).cloned() else { return Ok(Val::None) };
+        let mut changes = kwargs;
+        for field in &info.fields {
+            if !changes.iter().any(|(k, _)| *k == *field.name) {
+                let value = self.instance_attr(obj, &field.name, at)?;
+                changes.push((field.name.to_string(), value));
+            }
+        }
+        self.instantiate_class(instance.class, Vec::new(), changes, at)
+    }
+
     /// The values a frozen dataclass's hash is made of: its fields that compare.
     pub(crate) fn hashed_fields(&self, instance: &InstanceObj, class: usize) -> Vec<Val> {
         let Some(info) = self.dataclasses.get(&class) else { return Vec::new() };

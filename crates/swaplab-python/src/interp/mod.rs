@@ -96,8 +96,9 @@
 //!   `ValueError`, a field without a default after one with its `TypeError`, and so do
 //!   frozen and non-frozen dataclasses inheriting from each other. Other options
 //!   (`order=`, `slots=`, `kw_only=`, `eq=False`…), other `field()` options (`init=`…),
-//!   `InitVar`, `KW_ONLY` and `dataclasses`' functions (`asdict`, `replace`…) are outside
-//!   the subset.
+//!   `InitVar`, `KW_ONLY` and `dataclasses`' other functions (`fields`, `astuple`…) are
+//!   outside the subset; `asdict` (a plain class instance inside it is refused, not
+//!   deep-copied) and `replace` run.
 //! - **Exception classes** deriving from a builtin exception class or one of the
 //!   program's, with a body of their own: class attributes, `__init__` (which may call
 //!   `super().__init__(…)`: `args` is the constructor's positional arguments until then,

@@ -1121,6 +1121,8 @@ impl Interp<'_, '_> {
             (StdModule::Dataclasses, "FrozenInstanceError") => {
                 Some(Val::ExcClass(Rc::from("FrozenInstanceError")))
             }
+            (StdModule::Dataclasses, "asdict") => Some(Val::Builtin(Builtin::Asdict)),
+            (StdModule::Dataclasses, "replace") => Some(Val::Builtin(Builtin::Replace)),
             (StdModule::Contextlib, "suppress") => Some(Val::Builtin(Builtin::Suppress)),
             (StdModule::Urllib, "parse") => Some(Val::Module(StdModule::UrllibParse)),
             (StdModule::UrllibParse, "parse_qs") => Some(Val::Builtin(Builtin::ParseQs)),

@@ -533,6 +533,10 @@ pub(crate) enum Builtin {
     HttpxClient,
     /// `httpx.AsyncClient`.
     HttpxAsyncClient,
+    /// `dataclasses.asdict`.
+    Asdict,
+    /// `dataclasses.replace`.
+    Replace,
     /// `contextlib.suppress`.
     Suppress,
     /// `urllib.parse.parse_qs`.
@@ -646,6 +650,8 @@ impl Builtin {
             Builtin::PathAbspath => "abspath",
             Builtin::HttpxClient => "Client",
             Builtin::HttpxAsyncClient => "AsyncClient",
+            Builtin::Asdict => "asdict",
+            Builtin::Replace => "replace",
             Builtin::Suppress => "suppress",
             Builtin::ParseQs => "parse_qs",
             Builtin::ParseQsl => "parse_qsl",
