@@ -858,6 +858,19 @@ impl Interp<'_, '_> {
                     let message = "super(type, obj): obj must be an instance or subtype of type";
                     Err(self.raise("TypeError", message, at))
                 }
+                [Val::ExcClass(class), receiver @ Val::Exc(exc)] if kwargs.is_empty() => {
+                    let Some(def) = self.exc_class_def(class) else {
+                        return Err(self.unsupported("`super()` of a builtin exception class", at));
+                    };
+                    if self.is_subclass(&exc.class, class) {
+                        return Ok(Val::Super(Rc::new(super::runtime::MethodObj {
+                            receiver: receiver.clone(),
+                            function: Val::Class(def),
+                        })));
+                    }
+                    let message = "super(type, obj): obj must be an instance or subtype of type";
+                    Err(self.raise("TypeError", message, at))
+                }
                 [] => Err(self.raise("RuntimeError", "super(): no arguments", at)),
                 _ => Err(self.unsupported("this form of `super()`", at)),
             },

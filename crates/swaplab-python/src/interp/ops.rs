@@ -1698,6 +1698,7 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,
         (Val::Type(x), Val::Type(y)) => x == y,
         (Val::Builtin(x), Val::Builtin(y)) => x == y,
+        (Val::Generated(x), Val::Generated(y)) => x == y,
         (Val::Range(..), Val::Range(..)) => range_eq(a, b),
         _ => false,
     }
