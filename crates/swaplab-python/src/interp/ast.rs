@@ -404,9 +404,9 @@ pub(crate) struct Dataclass {
 #[derive(Clone, Debug)]
 pub(crate) struct DataField {
     pub(crate) name: String,
-    /// Whether it has a default: the class attribute of its name when the class is
-    /// created (a factory's field has none).
-    pub(crate) has_default: bool,
+    /// Whether its default is the class attribute of its name when the class is created,
+    /// if it has one (its own or a base's): not for `field()` without `default=`.
+    pub(crate) class_default: bool,
     /// Whether `field(default_factory=…)` makes its value.
     pub(crate) factory: bool,
     /// `field(repr=…)`, `field(compare=…)`.

@@ -171,10 +171,11 @@ impl<'p> Interp<'p, '_> {
         }
         let mut factories = factories.into_iter();
         for (i, field) in dataclass.fields.iter().enumerate() {
-            let default = if field.has_default {
-                frame.env.vars.borrow().get(&field.name).cloned()
-            } else {
-                None
+            let own = frame.env.vars.borrow().get(&field.name).cloned();
+            let default = match own {
+                Some(value) if field.class_default => Some(value),
+                _ if field.class_default => self.inherited_default(def, &field.name, at)?,
+                _ => None,
             };
             let factory = if field.factory {
                 factories.find(|(f, _)| *f == i).map(|(_, factory)| factory)
@@ -216,6 +217,27 @@ impl<'p> Interp<'p, '_> {
         let info = DataInfo { frozen: dataclass.frozen, fields };
         self.dataclasses.insert(class, Rc::new(info));
         Ok(())
+    }
+
+    /// The default of a field the class body only annotates: a base's class attribute of
+    /// its name, as `getattr(cls, name)` finds it; a method of that name is outside the
+    /// subset.
+    fn inherited_default(
+        &mut self,
+        def: &super::ast::ClassDef,
+        name: &str,
+        at: At,
+    ) -> R<Option<Val>> {
+        if !def.methods.iter().any(|(m, _)| m == name) {
+            let Some(base) = def.base else { return Ok(None) };
+            match self.class_lookup(base, name)? {
+                None => return Ok(None),
+                Some(Member::Value(value)) => return Ok(Some(value)),
+                Some(_) => {}
+            }
+        }
+        let what = format!("a dataclass field `{name}` whose default is a method");
+        Err(self.unsupported(&what, at))
     }
 
     /// Whether a dataclass default is one CPython refuses: a value whose class sets
@@ -642,6 +664,29 @@ impl<'p> Interp<'p, '_> {
                 let Some(i) = attrs.iter().position(|(k, _)| &**k == name) else {
                     drop(attrs);
                     let class = self.class_name(instance.class);
+                    let message = format!("'{class}' object has no attribute '{name}'");
+                    return Err(self.raise("AttributeError", message, at));
+                };
+                let removed = attrs.remove(i);
+                drop(attrs);
+                drop(removed);
+                Ok(())
+            }
+            Val::Exc(exc) => {
+                let class = super::net::short_name(&exc.class).to_owned();
+                if let Some(def) = self.exc_class_def(&exc.class)
+                    && self.property(def, name)?.is_some()
+                {
+                    let message = format!("property '{name}' of '{class}' object has no deleter");
+                    return Err(self.raise("AttributeError", message, at));
+                }
+                if name == "args" || name.starts_with("__") {
+                    let what = format!("deleting the exception attribute `{name}`");
+                    return Err(self.unsupported(&what, at));
+                }
+                let mut attrs = exc.attrs.borrow_mut();
+                let Some(i) = attrs.iter().position(|(k, _)| &**k == name) else {
+                    drop(attrs);
                     let message = format!("'{class}' object has no attribute '{name}'");
                     return Err(self.raise("AttributeError", message, at));
                 };

@@ -943,7 +943,7 @@ impl Module<'_> {
                         }
                         match fields.iter_mut().find(|f| f.name == field.name) {
                             Some(slot) => {
-                                slot.has_default = field.has_default;
+                                slot.class_default = field.class_default;
                                 slot.factory = field.factory;
                                 slot.repr = field.repr;
                                 slot.compare = field.compare;
@@ -1071,7 +1071,7 @@ impl Module<'_> {
         }
         let mut field = DataField {
             name: name.to_owned(),
-            has_default: false,
+            class_default: true,
             factory: false,
             repr: true,
             compare: true,
@@ -1079,9 +1079,10 @@ impl Module<'_> {
         let Some(eq) = equals.filter(|&eq| eq + 1 < e) else {
             return Ok(Some((field, FieldValue::None)));
         };
+        field.class_default = false;
         let call = source.call(eq + 1, e).filter(|c| self.names.data_field.contains(&c.name));
         let Some(parens) = call.and_then(|c| c.parens) else {
-            field.has_default = true;
+            field.class_default = true;
             return Ok(Some((field, FieldValue::Class)));
         };
         let mut value = FieldValue::None;
@@ -1099,7 +1100,7 @@ impl Module<'_> {
                     }
                     let expr = Parser::expression(source, (arg.start, arg.end), self.path)?;
                     if keyword == "default" {
-                        field.has_default = true;
+                        field.class_default = true;
                         value = FieldValue::Default(expr);
                     } else {
                         field.factory = true;
