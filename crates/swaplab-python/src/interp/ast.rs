@@ -398,6 +398,9 @@ pub(crate) struct Dataclass {
     pub(crate) factories: Vec<(usize, usize, Expr)>,
     /// Where the decorator is.
     pub(crate) at: At,
+    /// Where the class stands among the module's statements (its factories read what is
+    /// bound before).
+    pub(crate) position: usize,
 }
 
 /// One field a dataclass's body annotates.

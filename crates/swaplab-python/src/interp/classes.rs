@@ -90,11 +90,18 @@ impl<'p> Interp<'p, '_> {
         let pending: &[(usize, usize, super::ast::Expr)] =
             def.dataclass.as_ref().map_or(&[], |d| &d.factories);
         let mut result = Ok(());
+        let position = def.dataclass.as_ref().map_or(0, |d| d.position);
         for (i, assignment) in def.attrs.iter().enumerate() {
             for (_, field, expr) in pending.iter().filter(|(b, _, _)| *b == i) {
-                match self.eval(&mut frame, expr) {
+                self.now.push((def.file, position));
+                let factory = self.eval(&mut frame, expr);
+                self.now.pop();
+                match factory {
                     Ok(factory) => factories.push((*field, factory)),
-                    Err(signal) => result = Err(signal),
+                    Err(signal) => {
+                        result = Err(signal);
+                        break;
+                    }
                 }
             }
             if result.is_err() {
@@ -122,7 +129,10 @@ impl<'p> Interp<'p, '_> {
         }
         if result.is_ok() {
             for (_, field, expr) in pending.iter().filter(|(b, _, _)| *b >= def.attrs.len()) {
-                match self.eval(&mut frame, expr) {
+                self.now.push((def.file, position));
+                let factory = self.eval(&mut frame, expr);
+                self.now.pop();
+                match factory {
                     Ok(factory) => factories.push((*field, factory)),
                     Err(signal) => {
                         result = Err(signal);

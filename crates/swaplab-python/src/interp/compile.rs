@@ -979,8 +979,13 @@ impl Module<'_> {
             self.poison(source, vec![name], &problem);
             return false;
         }
-        let dataclass =
-            kind.dataclass.map(|(frozen, at)| Dataclass { frozen, fields, factories, at });
+        let dataclass = kind.dataclass.map(|(frozen, at)| Dataclass {
+            frozen,
+            fields,
+            factories,
+            at,
+            position: self.position,
+        });
         self.classes.push(ClassDef {
             name,
             base,
