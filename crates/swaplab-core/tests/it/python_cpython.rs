@@ -39,6 +39,8 @@ const CLASSES: &str = "a class feature outside the subset: special methods (`__e
 const DATACLASSES: &str = "a `@dataclass` option or helper outside the subset (`order=`, `slots=`, \
      `kw_only=`, `eq=False`, `field(init=False)`, `fields()`)";
 const WITH: &str = "`@contextmanager` and `issubclass` in `__exit__` are outside the subset";
+const FROZENSET: &str =
+    "a frozenset is a list here: hashing it and its set operators are outside the subset";
 const TYPING: &str = "`typing` names are for annotations only: using one at run time is outside";
 const DUNDERS: &str =
     "dunder attributes (`__cause__`, `__context__`, `__class__`, `__name__`) are outside";
@@ -85,6 +87,7 @@ const REFUSALS: &[&str] = &[
     CLASSES,
     DATACLASSES,
     WITH,
+    FROZENSET,
     TYPING,
     DUNDERS,
     BUILTINS,
@@ -197,6 +200,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("builtin.zip-strict-ok", SYNTAX),
     ("builtin.isinstance-union", SYNTAX),
     ("module.call-spread", SYNTAX),
+    ("builtin.frozenset-as-key", FROZENSET),
     ("typing.cast", TYPING),
     ("typing.name-at-runtime", TYPING),
     ("module.math", MODULES),

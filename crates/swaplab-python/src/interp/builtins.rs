@@ -100,6 +100,18 @@ pub(crate) fn has_method(kind: &str, name: &str) -> bool {
     }
 }
 
+/// The methods of `frozenset`, which the subset does not run.
+const FROZENSET_METHODS: [&str; 8] = [
+    "copy",
+    "difference",
+    "intersection",
+    "isdisjoint",
+    "issubset",
+    "issuperset",
+    "symmetric_difference",
+    "union",
+];
+
 /// Whether Python has `<kind>.<name>` (a method or an attribute) though the subset does
 /// not run it.
 pub(crate) fn python_has_method(kind: &str, name: &str) -> bool {
@@ -109,6 +121,7 @@ pub(crate) fn python_has_method(kind: &str, name: &str) -> bool {
         "int" | "bool" | "float" => NUMBER_ATTRIBUTES.contains(&name),
         "tuple" => name == "count" || name == "index",
         "range" => matches!(name, "count" | "index" | "start" | "stop" | "step"),
+        "frozenset" => FROZENSET_METHODS.contains(&name),
         _ => false,
     };
     other || name.starts_with("__")
@@ -468,7 +481,11 @@ impl Interp<'_, '_> {
                     Ty::Tuple => Val::tuple(items),
                     Ty::Set | Ty::FrozenSet => {
                         let unique = self.unique(items, at)?;
-                        self.new_list(unique)
+                        let set = self.new_list(unique);
+                        if let (Val::List(list), Ty::FrozenSet) = (&set, ty) {
+                            list.frozen.set(true);
+                        }
+                        set
                     }
                     _ => self.new_list(items),
                 })
@@ -831,6 +848,7 @@ impl Interp<'_, '_> {
                     Val::Int(_) => Val::Type(Ty::Int),
                     Val::Bool(_) => Val::Type(Ty::Bool),
                     Val::Float(_) => Val::Type(Ty::Float),
+                    Val::List(list) if list.frozen.get() => Val::Type(Ty::FrozenSet),
                     Val::List(_) => Val::Type(Ty::List),
                     Val::Tuple(_) => Val::Type(Ty::Tuple),
                     Val::Dict(_) => Val::Type(Ty::Dict),

@@ -7,7 +7,7 @@
 //! [`Signal::Stop`] that ends the run where it stands. When the call ends, every list
 //! and dict it built is emptied, so reference cycles cannot outlive it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::{Rc, Weak};
 use std::sync::Arc;
@@ -689,7 +689,7 @@ impl<'p> Interp<'p, '_> {
 
     /// A new list, remembered so that cycles can be broken when the run ends.
     pub(crate) fn new_list(&mut self, items: Vec<Val>) -> Val {
-        let list = Rc::new(ListObj { items: items.into() });
+        let list = Rc::new(ListObj { items: items.into(), frozen: Cell::new(false) });
         self.lists.push(Rc::downgrade(&list));
         self.prune();
         Val::List(list)

@@ -139,21 +139,22 @@
 //!   `re.error`'s attributes (`msg`, `pattern`, `pos`, `lineno`, `colno`).
 //!
 //! Values have Python's reference semantics (a list appended to through one name is
-//! changed for every name). Known differences from CPython, all deliberate: integers
-//! are 64-bit (a result beyond that stops the run rather than growing); calling an
-//! `async def` runs it at once; a `def`'s parameter defaults are evaluated at each call;
-//! `/` and `*` markers in a signature are ignored; `ValidationError` messages leave out
-//! pydantic's documentation link; dicts are searched linearly (each lookup costs steps
-//! in proportion to the dict's size); a set is a list, so `json.dumps` writes it as an
-//! array; a `JSONDecodeError` or a `Unicode…Error` has its message and `args` but not
-//! its other attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string,
-//! JSON bytes in UTF-16 or UTF-32, and codecs other than those above stop the run;
-//! `__exit__` gets `None` for the traceback; a function's `repr` has no address, an
-//! instance's default `repr` is `<C object>` and a class's `<class 'C'>` (no module, in
-//! a dataclass's mutable-default `ValueError` too); a `frozenset` is a set (a list here);
-//! instances are always true; a module-level name's value is computed on first use in
-//! a process (then kept), not at import (so is a class: an error creating one, such as a
-//! dataclass's mutable default, is raised where it is first used), and a module-level
+//! changed for every name). Known differences from CPython, all deliberate: integers are
+//! 64-bit (a result beyond that stops the run rather than growing); calling an `async
+//! def` runs it at once; a `def`'s parameter defaults are evaluated at each call; `/` and
+//! `*` markers in a signature are ignored; `ValidationError` messages leave out
+//! pydantic's documentation link; dicts are searched linearly (each lookup costs steps in
+//! proportion to the dict's size); a set is a list, so `json.dumps` writes it as an
+//! array; a `JSONDecodeError` or a `Unicode…Error` has its message and `args` but not its
+//! other attributes (`pos`, `lineno`, `start`…); a lone surrogate in a JSON string, JSON
+//! bytes in UTF-16 or UTF-32, and codecs other than those above stop the run; `__exit__`
+//! gets `None` for the traceback; a function's `repr` has no address, an instance's
+//! default `repr` is `<C object>` and a class's `<class 'C'>` (no module, in a
+//! dataclass's mutable-default `ValueError` too); a `frozenset` is a list too (it
+//! compares as a set and has no list methods; hashing it and its set operators stop the
+//! run); instances are always true; a module-level name's value is computed on first use
+//! in a process (then kept), not at import (so is a class: an error creating one, such as
+//! a dataclass's mutable default, is raised where it is first used), and a module-level
 //! statement that binds no name (`sys.path.insert(…)`, `load_dotenv()`) is read but not
 //! run; `re`'s flags are plain `int`s (`re.I | re.M` is `10`), and `re.finditer` returns
 //! a list.

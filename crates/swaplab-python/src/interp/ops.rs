@@ -36,6 +36,7 @@ impl Interp<'_, '_> {
             Val::Float(_) => "float",
             Val::Str(_) => "str",
             Val::Bytes(_) => "bytes",
+            Val::List(list) if list.frozen.get() => "frozenset",
             Val::List(_) => "list",
             Val::Tuple(_) => "tuple",
             Val::Dict(_) => "dict",
@@ -117,6 +118,14 @@ impl Interp<'_, '_> {
             return self.float_op(op, x, y, (a, b), at);
         }
         self.foreign(&[a, b], at)?;
+        let frozen = |v: &Val| matches!(v, Val::List(l) if l.frozen.get());
+        if frozen(a) || frozen(b) {
+            if matches!(op, BinOp::BitOr | BinOp::BitAnd | BinOp::BitXor | BinOp::Sub) {
+                let what = format!("`{}` of a frozenset (it is a list here)", op.symbol());
+                return Err(self.unsupported(&what, at));
+            }
+            return Err(self.operand_error(op, a, b, at));
+        }
         match (op, a, b) {
             (BinOp::Add, Val::Str(x), Val::Str(y)) => {
                 let mut out = String::with_capacity(x.len() + y.len());
@@ -508,6 +517,19 @@ impl Interp<'_, '_> {
                 self.charge(x.len().min(y.len()), at)?;
                 x == y
             }
+            (Val::List(x), Val::List(y)) if x.frozen.get() || y.frozen.get() => {
+                // A frozenset equals the set with the same items, in any order.
+                let (xs, ys) = (x.items.borrow().clone(), y.items.borrow().clone());
+                if xs.len() != ys.len() {
+                    return Ok(false);
+                }
+                for item in &xs {
+                    if !self.sequence_contains(&ys, item, at)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
             (Val::List(x), Val::List(y)) => {
                 Rc::ptr_eq(x, y) || {
                     let (xs, ys) = (x.items.borrow(), y.items.borrow());
@@ -679,6 +701,10 @@ impl Interp<'_, '_> {
         let mut stack = vec![(value.clone(), 0usize)];
         while let Some((v, depth)) = stack.pop() {
             match &v {
+                Val::List(list) if list.frozen.get() => {
+                    let what = "a frozenset as a dict key or set item (it is a list here)";
+                    return Err(self.unsupported(what, at));
+                }
                 Val::List(_) | Val::Dict(_) | Val::Object(_) => {
                     let message = format!("unhashable type: '{}'", self.type_name(&v));
                     return Err(self.type_error(message, at));
@@ -810,6 +836,9 @@ impl Interp<'_, '_> {
     pub(crate) fn get_item(&mut self, container: &Val, key: &Val, at: At) -> R<Val> {
         self.foreign(&[container, key], at)?;
         match container {
+            Val::List(list) if list.frozen.get() => {
+                Err(self.type_error("'frozenset' object is not subscriptable", at))
+            }
             Val::Native(native) => {
                 let native = native.clone();
                 self.native_item(&native, key, at)
@@ -868,6 +897,9 @@ impl Interp<'_, '_> {
     pub(crate) fn set_item(&mut self, container: &Val, key: Val, value: Val, at: At) -> R<()> {
         self.foreign(&[container], at)?;
         match container {
+            Val::List(list) if list.frozen.get() => {
+                Err(self.type_error("'frozenset' object does not support item assignment", at))
+            }
             Val::List(list) => {
                 let len = list.items.borrow().len();
                 let i = self.index(&key, len, "list assignment", at)?;
@@ -889,6 +921,9 @@ impl Interp<'_, '_> {
     pub(crate) fn del_item(&mut self, container: &Val, key: &Val, at: At) -> R<()> {
         self.foreign(&[container], at)?;
         match container {
+            Val::List(list) if list.frozen.get() => {
+                Err(self.type_error("'frozenset' object doesn't support item deletion", at))
+            }
             Val::List(list) => {
                 let len = list.items.borrow().len();
                 let i = self.index(key, len, "list assignment", at)?;
@@ -933,6 +968,11 @@ impl Interp<'_, '_> {
         at: At,
     ) -> R<Val> {
         self.foreign(&[container], at)?;
+        if let Val::List(list) = container
+            && list.frozen.get()
+        {
+            return Err(self.type_error("'frozenset' object is not subscriptable", at));
+        }
         let bound = |value: Option<Val>| -> R<Option<i64>> {
             match value {
                 None | Some(Val::None) => Ok(None),

@@ -93,10 +93,13 @@ impl GeneratedKind {
     }
 }
 
-/// A `list`.
+/// A `list` (or a `frozenset`, which is a list without duplicates here).
 #[derive(Default)]
 pub(crate) struct ListObj {
     pub(crate) items: RefCell<Vec<Val>>,
+    /// Whether it is a `frozenset`: hashing it is refused, it compares as a set, and it
+    /// has none of a list's methods.
+    pub(crate) frozen: Cell<bool>,
 }
 
 /// A `tuple`.
