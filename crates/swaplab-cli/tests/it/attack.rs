@@ -84,12 +84,11 @@ fn probes_whose_tool_body_could_not_run_are_not_tested_and_exit_3() {
     assert_eq!(swaplab(&["export", "tutorial", dir.to_str().unwrap()]).status.code(), Some(0));
     let server = dir.join("server/scripts/mcp_crm_server.py");
     let text = std::fs::read_to_string(&server).unwrap();
-    let text =
-        text.replacen("    tickets = []\n", "    tickets = list(map(str, []))\n", 1).replacen(
-            "    note_id = await crm.create_note(",
-            "    summary = getattr(summary, \"strip\")()\n    note_id = await crm.create_note(",
-            1,
-        );
+    let text = text.replacen("    tickets = []\n", "    tickets = list(vars(str))\n", 1).replacen(
+        "    note_id = await crm.create_note(",
+        "    summary = getattr(summary, \"strip\")()\n    note_id = await crm.create_note(",
+        1,
+    );
     std::fs::write(&server, text).unwrap();
     let at = |p: &str| dir.join(p).to_string_lossy().into_owned();
     let (before, after, server, crm) =

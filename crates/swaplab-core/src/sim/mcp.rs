@@ -416,7 +416,12 @@ fn coerce_arguments(
     arguments: &Value,
 ) -> Result<Vec<(String, PyValue)>, Vec<String>> {
     let Value::Object(given) = arguments else {
-        return Err(vec!["arguments\n  Input should be a valid dictionary".to_owned()]);
+        return Err(vec![pydantic_error(
+            "arguments",
+            "Input should be a valid dictionary",
+            "dict_type",
+            arguments,
+        )]);
     };
     let schema = &tool.input_schema;
     let mut kwargs = Vec::new();
@@ -424,7 +429,7 @@ fn coerce_arguments(
     for (name, property) in schema.properties() {
         let Some((_, value)) = given.iter().find(|(k, _)| k == name) else {
             if schema.required_names().contains(name) {
-                problems.push(format!("{name}\n  Field required"));
+                problems.push(pydantic_error(name, "Field required", "missing", arguments));
             }
             continue;
         };
@@ -432,12 +437,51 @@ fn coerce_arguments(
             Some(value) => kwargs.push((name.clone(), PyValue::from_json(&value))),
             None => {
                 let wanted = property.json_types().first().copied().unwrap_or("value");
-                problems
-                    .push(format!("{name}\n  Input should be a valid {}", pydantic_word(wanted)));
+                let message = format!("Input should be a valid {}", pydantic_word(wanted));
+                let kind = format!("{}_type", pydantic_type(wanted));
+                problems.push(pydantic_error(name, &message, &kind, value));
             }
         }
     }
     if problems.is_empty() { Ok(kwargs) } else { Err(problems) }
+}
+
+/// Where pydantic's messages send the reader: the error's page for pydantic 2.14, the
+/// version `mcp` 1.30 installs (recorded with `fixtures/realistic/generate.py`).
+const PYDANTIC_DOCS: &str = "https://errors.pydantic.dev/2.14/v/";
+
+/// One line of a pydantic v2 `ValidationError`, as FastMCP puts it in the tool's error:
+/// the field, the message, the error type and the input (`repr` and type name), then
+/// the documentation link.
+fn pydantic_error(field: &str, message: &str, kind: &str, input: &Value) -> String {
+    let value = PyValue::from_json(input);
+    let type_name = match input {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "int",
+        Value::Float(_) => "float",
+        Value::Str(_) => "str",
+        Value::Array(_) => "list",
+        Value::Object(_) => "dict",
+    };
+    format!(
+        "{field}\n  {message} [type={kind}, input_value={}, input_type={type_name}]\n    \
+         For further information visit {PYDANTIC_DOCS}{kind}",
+        value.repr()
+    )
+}
+
+/// pydantic's name for the type behind a JSON type (`string_type`, `int_type`…).
+fn pydantic_type(json_type: &str) -> &str {
+    match json_type {
+        "string" => "string",
+        "integer" => "int",
+        "number" => "float",
+        "boolean" => "bool",
+        "array" => "list",
+        "object" => "dict",
+        other => other,
+    }
 }
 
 fn pydantic_word(json_type: &str) -> &str {

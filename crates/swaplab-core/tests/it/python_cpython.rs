@@ -158,8 +158,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("exc.stop-iteration", BUILTINS),
     ("slice.object", BUILTINS),
     ("builtin.isinstance-none-type", BUILTINS),
-    ("builtin.map", BUILTINS),
-    ("builtin.filter", BUILTINS),
     ("builtin.getattr-hasattr", BUILTINS),
     ("builtin.type-name", BUILTINS),
     ("builtin.callable", BUILTINS),

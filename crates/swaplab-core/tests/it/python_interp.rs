@@ -687,8 +687,8 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
             "2:12 swaplab.python.unsupported printf-style `%` formatting (use an f-string) is outside the Python subset Swap Lab runs",
         ),
         (
-            "def f():\n    return map(str, [1])\n",
-            "2:12 swaplab.python.unsupported calling the builtin `map` is outside the Python subset Swap Lab runs",
+            "def f():\n    return vars(str)\n",
+            "2:12 swaplab.python.unsupported calling the builtin `vars` is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    return 'x'.expandtabs()\n",

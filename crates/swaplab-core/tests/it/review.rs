@@ -243,13 +243,13 @@ fn probes_that_could_not_run_and_bodies_it_could_not_follow_are_said_so() {
 
     // list_open_tickets's body stops outside the subset: its probe could not run.
     let mut stopped = tutorial_workspace();
-    edit(&mut stopped, server, "    tickets = []\n", "    tickets = list(map(str, []))\n");
+    edit(&mut stopped, server, "    tickets = []\n", "    tickets = list(vars(str))\n");
     let stopped = review(&stopped, &Default::default());
     assert!(stopped.check("leak:list_open_tickets.contact_id").is_none());
     let read = stopped.check("id-source:list_open_tickets.contact_id").unwrap();
     assert!(
         read.summary.contains(
-            "the tool reads a customer's record, and perhaps more: Swap Lab could not follow all of its body, because it uses the builtin `map`"
+            "the tool reads a customer's record, and perhaps more: Swap Lab could not follow all of its body, because it uses the builtin `vars`"
         ),
         "{}",
         read.summary

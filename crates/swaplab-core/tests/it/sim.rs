@@ -550,14 +550,14 @@ fn an_attack_with_nothing_under_it_is_not_tested_and_says_why() {
 fn a_probe_whose_body_leaves_the_subset_could_not_run_and_is_never_a_refusal() {
     let mut workspace = tutorial();
     let server = "server/scripts/mcp_crm_server.py";
-    edit(&mut workspace, server, "    tickets = []\n", "    tickets = list(map(str, []))\n");
+    edit(&mut workspace, server, "    tickets = []\n", "    tickets = list(vars(str))\n");
     let sim = Simulation::new(&workspace);
     let pair = sim.attack(&Default::default());
     let after = &pair.after;
     let probe = after.probes.iter().find(|p| p.tool == "list_open_tickets").unwrap();
     let ProbeOutcome::CouldNotRun { reason } = &probe.outcome else { panic!("{probe:?}") };
     assert!(
-        reason.contains("the builtin `map` is outside the Python subset Swap Lab runs"),
+        reason.contains("the builtin `vars` is outside the Python subset Swap Lab runs"),
         "{reason}"
     );
     // The write still leaks: a leak found is found, whatever else could not run.

@@ -784,6 +784,57 @@ impl Interp<'_, '_> {
                 }
                 Ok(self.new_list(pairs))
             }
+            Builtin::Map | Builtin::Filter => {
+                if !kwargs.is_empty() {
+                    let message = format!("{name}() takes no keyword arguments");
+                    return Err(self.raise("TypeError", message, at));
+                }
+                let mut args = args.into_iter();
+                let (Some(function), Some(first)) = (args.next(), args.next()) else {
+                    let message = if builtin == Builtin::Map {
+                        "map() must have at least two arguments.".to_owned()
+                    } else {
+                        "filter expected 2 arguments, got 0".to_owned()
+                    };
+                    return Err(self.raise("TypeError", message, at));
+                };
+                if builtin == Builtin::Filter {
+                    if args.len() > 0 {
+                        let message =
+                            format!("filter expected 2 arguments, got {}", args.len() + 2);
+                        return Err(self.raise("TypeError", message, at));
+                    }
+                    let mut kept = Vec::new();
+                    for item in self.collect(&first, at)? {
+                        let keep = match &function {
+                            Val::None => item.truthy(),
+                            f => self
+                                .call_value(f.clone(), vec![item.clone()], Vec::new(), at)?
+                                .truthy(),
+                        };
+                        if keep {
+                            kept.push(item);
+                        }
+                    }
+                    return Ok(self.new_list(kept));
+                }
+                let mut columns = vec![self.collect(&first, at)?.into_iter()];
+                for arg in args {
+                    columns.push(self.collect(&arg, at)?.into_iter());
+                }
+                let mut out = Vec::new();
+                'items: loop {
+                    let mut row = Vec::with_capacity(columns.len());
+                    for column in &mut columns {
+                        match column.next() {
+                            Some(item) => row.push(item),
+                            None => break 'items,
+                        }
+                    }
+                    out.push(self.call_value(function.clone(), row, Vec::new(), at)?);
+                }
+                Ok(self.new_list(out))
+            }
             Builtin::Zip => {
                 if !kwargs.is_empty() {
                     return Err(self.unsupported("`zip()` with keyword arguments", at));

@@ -532,6 +532,10 @@ pub(crate) enum Builtin {
     PathBasename,
     /// `os.path.abspath`.
     PathAbspath,
+    /// `map(function, iterable, …)`, made eagerly into a list.
+    Map,
+    /// `filter(function or None, iterable)`, made eagerly into a list.
+    Filter,
     /// `httpx.Client`.
     HttpxClient,
     /// `httpx.AsyncClient`.
@@ -651,6 +655,8 @@ impl Builtin {
             Builtin::PathDirname => "dirname",
             Builtin::PathBasename => "basename",
             Builtin::PathAbspath => "abspath",
+            Builtin::Map => "map",
+            Builtin::Filter => "filter",
             Builtin::HttpxClient => "Client",
             Builtin::HttpxAsyncClient => "AsyncClient",
             Builtin::Asdict => "asdict",
@@ -684,7 +690,9 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
         Ty::FrozenSet,
         Ty::Bytes,
     ];
-    const FUNCTIONS: [Builtin; 22] = [
+    const FUNCTIONS: [Builtin; 24] = [
+        Builtin::Map,
+        Builtin::Filter,
         Builtin::Len,
         Builtin::Repr,
         Builtin::Sorted,
@@ -724,9 +732,7 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather
 /// than as an undefined name.
-const OTHER_BUILTINS: [&str; 38] = [
-    "map",
-    "filter",
+const OTHER_BUILTINS: [&str; 36] = [
     "getattr",
     "setattr",
     "hasattr",
