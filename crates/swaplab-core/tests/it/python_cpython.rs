@@ -74,6 +74,8 @@ const RE_DOLLAR: &str = "`$` without re.MULTILINE is refused on a str of several
 const RE_EMPTY: &str = "an empty match where CPython's backtracking would retry for a longer match \
      at the same place (findall, finditer, sub, split) is refused";
 const RE_BYTES: &str = "`re` with a bytes pattern is outside the subset";
+const CALLEE_NAME: &str = "a TypeError about a call's `*`/`**` arguments does not name the callee \
+     with its module (`snippet.f()`) as CPython's does";
 
 /// The reasons that are refusals: a snippet listed with one must still be refused (a
 /// compile diagnostic or `Outcome::Unsupported`), and one listed with any other reason must
@@ -104,6 +106,9 @@ const REFUSALS: &[&str] = &[
 
 /// Snippets where the interpreter and CPython differ, grouped by reason.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    ("call.unpack-not-mapping", CALLEE_NAME),
+    ("call.unpack-duplicate-keyword", CALLEE_NAME),
+    ("call.unpack-star-not-iterable", CALLEE_NAME),
     ("literal.big-int", INT64),
     ("int.overflow-add", INT64),
     ("int.overflow-mul", INT64),
@@ -194,10 +199,8 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("stmt.yield", SYNTAX),
     ("exc.valueerror-zip-strict", SYNTAX),
     ("comp.walrus-in-filter", SYNTAX),
-    ("builtin.zip-unzip", SYNTAX),
     ("builtin.zip-strict-ok", SYNTAX),
     ("builtin.isinstance-union", SYNTAX),
-    ("module.call-spread", SYNTAX),
     ("builtin.frozenset-as-key", FROZENSET),
     ("typing.cast", TYPING),
     ("typing.name-at-runtime", TYPING),

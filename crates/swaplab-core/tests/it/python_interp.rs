@@ -625,8 +625,8 @@ fn constructs_outside_the_subset_are_reported_at_their_token() {
             "2:5 swaplab.python.unsupported `yield` is outside the Python subset Swap Lab runs",
         ),
         (
-            "def f():\n    return print(*[1])\n",
-            "2:18 swaplab.python.unsupported argument unpacking with `*` or `**` is outside the Python subset Swap Lab runs",
+            "def f():\n    return print(*[1], 2)\n",
+            "2:24 swaplab.python.unsupported a positional argument after `*iterable` is outside the Python subset Swap Lab runs",
         ),
         (
             "def f():\n    a, *b = [1, 2]\n",

@@ -1319,9 +1319,36 @@ impl<'p> Interp<'p, '_> {
         for arg in args {
             values.push(self.eval(f, arg)?);
         }
-        let mut named = Vec::with_capacity(kwargs.len());
+        let mut named: Vec<(String, Val)> = Vec::with_capacity(kwargs.len());
         for (name, arg) in kwargs {
-            named.push((name.clone(), self.eval(f, arg)?));
+            match name.as_str() {
+                "*" => {
+                    let iterable = self.eval(f, arg)?;
+                    values.extend(self.collect(&iterable, arg.at)?);
+                }
+                "**" => {
+                    let mapping = self.eval(f, arg)?;
+                    let Val::Dict(dict) = &mapping else {
+                        let message = format!(
+                            "argument after ** must be a mapping, not {}",
+                            self.type_name(&mapping)
+                        );
+                        return Err(self.raise("TypeError", message, arg.at));
+                    };
+                    for (key, value) in dict.entries.borrow().clone() {
+                        let Val::Str(key) = key else {
+                            return Err(self.raise("TypeError", "keywords must be strings", at));
+                        };
+                        if named.iter().any(|(k, _)| **k == *key) {
+                            let message =
+                                format!("got multiple values for keyword argument '{key}'");
+                            return Err(self.raise("TypeError", message, at));
+                        }
+                        named.push((key.to_string(), value));
+                    }
+                }
+                _ => named.push((name.clone(), self.eval(f, arg)?)),
+            }
         }
         self.call_value(callee, values, named, at)
     }

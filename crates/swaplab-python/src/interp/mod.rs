@@ -53,7 +53,8 @@
 //!   CPython's tokenizer reads them (`1_000`, `0x_FF`, `1_0.5e1_0`; a misplaced `_` or a
 //!   leading zero is its `SyntaxError`), f-strings with conversions and format specs,
 //!   names, attributes, subscripts and slices, calls with positional and keyword
-//!   arguments, `await` (transparent), `not`/`and`/`or`, comparisons (chained, `in`,
+//!   arguments (`*iterable` and `**mapping` too; a plain positional argument after a
+//!   `*iterable` is outside), `await` (transparent), `not`/`and`/`or`, comparisons (chained, `in`,
 //!   `is`), arithmetic and bitwise operators, `a if c else b`, displays (`{**base, "k":
 //!   v}` too) and comprehensions (a set is a list without duplicates; a generator
 //!   expression is evaluated eagerly into a list, except as the argument of `any()`,

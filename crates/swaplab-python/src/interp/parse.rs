@@ -760,7 +760,18 @@ impl<'s, 'a> Parser<'s, 'a> {
         let mut kwargs: Vec<(String, Expr)> = Vec::new();
         while !self.op(")") && self.pos < self.end {
             if self.op("*") || self.op("**") {
-                return Err(unsupported(self.here(), "argument unpacking with `*` or `**`"));
+                // `*iterable` and `**mapping`: kept among the keywords under the names
+                // `*` and `**`, in order; a plain positional argument after a `*` one
+                // would lose its place, so it is outside the subset.
+                let star = if self.op("*") { "*" } else { "**" };
+                self.pos += 1;
+                let value = self.expr()?;
+                kwargs.push((star.to_owned(), value));
+                if !self.op(",") {
+                    break;
+                }
+                self.pos += 1;
+                continue;
             }
             let keyword = self
                 .src
@@ -770,7 +781,7 @@ impl<'s, 'a> Parser<'s, 'a> {
                 let at = self.here();
                 self.pos += 2;
                 let value = self.expr()?;
-                if kwargs.iter().any(|(k, _)| k == name) {
+                if kwargs.iter().any(|(k, _)| k == name && k != "*" && k != "**") {
                     return Err(syntax(at, format!("keyword argument repeated: {name}")));
                 }
                 kwargs.push((name.to_owned(), value));
@@ -784,6 +795,16 @@ impl<'s, 'a> Parser<'s, 'a> {
                     if !args.is_empty() || !kwargs.is_empty() || !self.op(")") {
                         return Err(syntax(span, "Generator expression must be parenthesized"));
                     }
+                }
+                if kwargs.iter().any(|(k, _)| k == "*") {
+                    let what = "a positional argument after `*iterable`";
+                    return Err(unsupported(at, what));
+                }
+                if kwargs.iter().any(|(k, _)| k == "**") {
+                    return Err(syntax(
+                        at,
+                        "positional argument follows keyword argument unpacking",
+                    ));
                 }
                 if !kwargs.is_empty() {
                     return Err(syntax(at, "positional argument follows keyword argument"));
