@@ -258,3 +258,79 @@ fn a_method_the_handler_lacks_answers_501_and_a_failing_handler_disconnects() {
         "{failure:?}"
     );
 }
+
+const REQUESTS_CLIENT: &str = r#"
+import os
+
+import requests
+from requests.exceptions import HTTPError
+
+BASE = os.environ["HUBSPOT_BASE_URL"]
+
+
+def contact(contact_id):
+    session = requests.Session()
+    session.headers.update({"Authorization": f"Bearer {os.environ.get('HUBSPOT_ACCESS_TOKEN', '')}"})
+    try:
+        response = session.get(f"{BASE}/crm/v3/objects/contacts/{contact_id}", params={"properties": "firstname"}, timeout=10)
+        response.raise_for_status()
+    except HTTPError as exc:
+        return f"{exc.response.status_code}: {exc}"
+    except requests.RequestException as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return [response.status_code, response.ok, response.reason, response.json()["properties"]["firstname"]]
+
+
+def note(contact_id, body):
+    response = requests.post(BASE + "/crm/v3/objects/notes", json={"properties": {"hs_note_body": body}, "associations": [{"to": {"id": contact_id}}]})
+    return [response.status_code, response.json()]
+
+
+def no_scheme():
+    return requests.get("127.0.0.1:8787/x")
+"#;
+
+fn requests_client(base: &str) -> Process {
+    let program = compile_linked("lib/crm.py", REQUESTS_CLIENT, &Library::default());
+    assert!(program.diagnostics.is_empty(), "{:?}", program.diagnostics);
+    let env = vec![
+        ("HUBSPOT_BASE_URL".to_owned(), base.to_owned()),
+        ("HUBSPOT_ACCESS_TOKEN".to_owned(), "mock-token".to_owned()),
+    ];
+    Process::with_environment(Arc::new(program), env)
+}
+
+#[test]
+fn a_requests_client_reaches_the_mock_as_requests_would() {
+    let mut net = network();
+    let mut tool = requests_client("http://127.0.0.1:8787");
+    assert_eq!(
+        returned(tool.call("contact", &[arg("contact_id", "701")], false, &mut net)),
+        "[200, True, 'OK', 'Dana']"
+    );
+    assert_eq!(
+        returned(tool.call("contact", &[arg("contact_id", "999")], false, &mut net)),
+        "'404: 404 Client Error: Not Found for url: \
+         http://127.0.0.1:8787/crm/v3/objects/contacts/999?properties=firstname'"
+    );
+    assert_eq!(
+        returned(tool.call("note", &[arg("contact_id", "701"), arg("body", "é")], false, &mut net)),
+        "[201, {'id': '10000'}]"
+    );
+    // requests writes json= as json.dumps does: spaces after separators, ASCII only.
+    let sent = &net.requests.last().unwrap().2;
+    assert_eq!(
+        sent,
+        r#"{"properties": {"hs_note_body": "\u00e9"}, "associations": [{"to": {"id": "701"}}]}"#
+    );
+    let mut nowhere = requests_client("http://127.0.0.1:9999");
+    let refused = returned(nowhere.call("contact", &[arg("contact_id", "701")], false, &mut net));
+    assert!(refused.starts_with("\"ConnectionError: HTTPConnectionPool(host='127.0.0.1', port=9999): Max retries exceeded with url: /crm/v3/objects/contacts/701?properties=firstname"), "{refused}");
+    let outcome = tool.call("no_scheme", &[], false, &mut net);
+    let Outcome::Raised { exc_type, message, .. } = outcome else { panic!("{outcome:?}") };
+    assert_eq!(exc_type, "requests.MissingSchema");
+    assert_eq!(
+        message,
+        "Invalid URL '127.0.0.1:8787/x': No scheme supplied. Perhaps you meant https://127.0.0.1:8787/x?"
+    );
+}

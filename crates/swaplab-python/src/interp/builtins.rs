@@ -985,6 +985,12 @@ impl Interp<'_, '_> {
             | Builtin::QuotePlus
             | Builtin::Unquote
             | Builtin::UnquotePlus => self.call_urllib(builtin, args, kwargs, at),
+            Builtin::RequestsSession => {
+                if !args.is_empty() || !kwargs.is_empty() {
+                    return Err(self.raise("TypeError", "Session() takes no arguments", at));
+                }
+                Ok(self.new_session())
+            }
             Builtin::HttpxClient => self.new_client(false, &args, kwargs, at),
             Builtin::HttpxAsyncClient => self.new_client(true, &args, kwargs, at),
             Builtin::Re(function) => self.re_call(function, args, kwargs, at),

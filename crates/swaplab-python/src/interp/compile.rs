@@ -567,6 +567,10 @@ impl Module<'_> {
                     "sys" => Global::Module(StdModule::Sys),
                     "dotenv" => Global::Module(StdModule::Dotenv),
                     "httpx" => Global::Module(StdModule::Httpx),
+                    "requests" => Global::Module(StdModule::Requests),
+                    "requests.exceptions" if bound != "requests" => {
+                        Global::Module(StdModule::RequestsExceptions)
+                    }
                     "http" => Global::Module(StdModule::Http),
                     "http.server" if bound != "http" => Global::Module(StdModule::HttpServer),
                     "dataclasses" => {
@@ -628,6 +632,8 @@ impl Module<'_> {
                 "sys" => Some(StdModule::Sys),
                 "dotenv" => Some(StdModule::Dotenv),
                 "httpx" => Some(StdModule::Httpx),
+                "requests" => Some(StdModule::Requests),
+                "requests.exceptions" => Some(StdModule::RequestsExceptions),
                 "http.server" => Some(StdModule::HttpServer),
                 "dataclasses" => Some(StdModule::Dataclasses),
                 "contextlib" => Some(StdModule::Contextlib),

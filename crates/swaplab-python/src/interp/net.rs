@@ -28,7 +28,16 @@
 //!   `log_message` and `log_request` are silent. The clock is fixed: `Date` is always
 //!   [`FIXED_DATE`].
 //!
-//! `requests`, `urllib`, `aiohttp` and sockets are outside the subset.
+//! - **`requests`**: `requests.get/post/put/patch/delete/head/options/request` and
+//!   `requests.Session()` (its `headers` a dict code may update), with the same keyword
+//!   arguments; `json=` is written as requests writes it (`json.dumps` with its spaces,
+//!   ASCII only). A response has `status_code`, `ok`, `reason`, `headers`, `content`,
+//!   `text`, `json()`, `url` and `raise_for_status()` with requests' `HTTPError` and
+//!   message. Nothing listening raises `requests.ConnectionError` with urllib3's words,
+//!   except that the connection object has no address (`<…HTTPConnection object>`); a
+//!   URL without a scheme raises `MissingSchema`.
+//!
+//! `urllib.request`, `aiohttp` and sockets are outside the subset.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -151,17 +160,24 @@ pub(crate) enum Native {
     Url(super::stdlib::UrlParts),
 }
 
-/// An `httpx.Client` or `httpx.AsyncClient`.
+/// An `httpx.Client` or `httpx.AsyncClient`, or a `requests.Session` (also the one
+/// `requests.get` and its kin use for one request).
 pub(crate) struct ClientObj {
     is_async: bool,
+    /// `requests`, not `httpx`.
+    requests: bool,
+    /// A `requests.Session`'s `headers`, a dict code may change before sending.
+    session_headers: Option<Val>,
     base_url: String,
     headers: Vec<(String, String)>,
     params: Vec<(String, String)>,
     closed: Cell<bool>,
 }
 
-/// An `httpx.Response`.
+/// An `httpx.Response` or a `requests.Response`.
 pub(crate) struct ResponseObj {
+    /// `requests`, not `httpx`.
+    requests: bool,
     method: String,
     url: String,
     status: u16,
@@ -197,14 +213,31 @@ pub(crate) const HTTPX_EXCEPTIONS: [(&str, &str); 16] = [
     ("httpx.StreamError", "RuntimeError"),
 ];
 
+/// requests' exception classes and their bases.
+pub(crate) const REQUESTS_EXCEPTIONS: [(&str, &str); 9] = [
+    ("requests.RequestException", "OSError"),
+    ("requests.HTTPError", "requests.RequestException"),
+    ("requests.ConnectionError", "requests.RequestException"),
+    ("requests.Timeout", "requests.RequestException"),
+    ("requests.ConnectTimeout", "requests.ConnectionError"),
+    ("requests.ReadTimeout", "requests.Timeout"),
+    ("requests.InvalidURL", "requests.RequestException"),
+    ("requests.MissingSchema", "requests.RequestException"),
+    ("requests.JSONDecodeError", "JSONDecodeError"),
+];
+
+/// requests' `User-Agent`, as the version current when this was written sends it.
+pub const REQUESTS_USER_AGENT: &str = "python-requests/2.32.3";
+
 /// The name a class is known by in code (`ConnectError` for `httpx.ConnectError`).
 pub(crate) fn short_name(class: &str) -> &str {
-    class.strip_prefix("httpx.").unwrap_or(class)
+    class.strip_prefix("httpx.").or_else(|| class.strip_prefix("requests.")).unwrap_or(class)
 }
 
 impl Native {
     fn type_name(&self) -> &'static str {
         match self {
+            Native::Client(c) if c.requests => "Session",
             Native::Client(c) if c.is_async => "AsyncClient",
             Native::Client(_) => "Client",
             Native::Response(_) => "Response",
@@ -301,6 +334,8 @@ impl Interp<'_, '_> {
         }
         let mut client = ClientObj {
             is_async,
+            requests: false,
+            session_headers: None,
             base_url: String::new(),
             headers: Vec::new(),
             params: Vec::new(),
@@ -322,6 +357,26 @@ impl Interp<'_, '_> {
             }
         }
         Ok(Val::Native(Rc::new(Native::Client(client))))
+    }
+
+    /// `requests.Session()`, or the one-request session `requests.get` and its kin use.
+    pub(crate) fn new_session(&mut self) -> Val {
+        let defaults = vec![
+            (Val::str("User-Agent"), Val::str(REQUESTS_USER_AGENT)),
+            (Val::str("Accept-Encoding"), Val::str("gzip, deflate")),
+            (Val::str("Accept"), Val::str("*/*")),
+            (Val::str("Connection"), Val::str("keep-alive")),
+        ];
+        let headers = self.new_dict(defaults);
+        Val::Native(Rc::new(Native::Client(ClientObj {
+            is_async: false,
+            requests: true,
+            session_headers: Some(headers),
+            base_url: String::new(),
+            headers: Vec::new(),
+            params: Vec::new(),
+            closed: Cell::new(false),
+        })))
     }
 
     fn text_of(&self, value: &Val, what: &str, at: At) -> R<String> {
@@ -502,9 +557,22 @@ impl Interp<'_, '_> {
                 | "__enter__" | "__exit__" | "__aenter__" | "__aexit__" => {
                     Some(Val::bound(value.clone(), name))
                 }
-                "base_url" => Some(Val::str(&client.base_url)),
+                "base_url" if !client.requests => Some(Val::str(&client.base_url)),
+                "headers" if client.requests => client.session_headers.clone(),
                 "headers" => Some(self.headers_value(client.headers.clone(), false)),
+                "head" | "options" if client.requests => Some(Val::bound(value.clone(), name)),
                 "is_closed" => Some(Val::Bool(client.closed.get())),
+                _ => None,
+            },
+            Native::Response(response) if response.requests => match name {
+                "status_code" => Some(Val::Int(i64::from(response.status))),
+                "reason" => Some(Val::str(&response.reason)),
+                "ok" => Some(Val::Bool(response.status < 400)),
+                "headers" => Some(Val::Native(response.headers.clone())),
+                "content" => Some(Val::Bytes(response.body.clone())),
+                "text" => Some(Val::str(&String::from_utf8_lossy(&response.body))),
+                "url" => Some(Val::str(&response.url)),
+                "json" | "raise_for_status" => Some(Val::bound(value.clone(), name)),
                 _ => None,
             },
             Native::Response(response) => match name {
@@ -618,6 +686,24 @@ impl Interp<'_, '_> {
         let url = self.text_of(&url, "url", at)?;
         let full = join_url(&client.base_url, &url);
         let Some((scheme, host, port, path, query)) = split_url(&full) else {
+            if client.requests {
+                let (class, message) = if full.contains("://") {
+                    let scheme = full.split("://").next().unwrap_or_default();
+                    let _ = scheme;
+                    (
+                        "requests.InvalidURL",
+                        format!("No connection adapters were found for '{full}'"),
+                    )
+                } else {
+                    (
+                        "requests.MissingSchema",
+                        format!(
+                            "Invalid URL '{full}': No scheme supplied. Perhaps you meant https://{full}?"
+                        ),
+                    )
+                };
+                return Err(self.net_error(class, &message, Vec::new(), at));
+            }
             let message = if full.contains("://") {
                 format!(
                     "Request URL has an unsupported protocol '{}://'.",
@@ -649,6 +735,13 @@ impl Interp<'_, '_> {
                 headers.push((k, v));
             }
         };
+        if client.requests {
+            headers.retain(|(k, _)| k == "Host");
+            if let Some(session) = &client.session_headers {
+                let pairs = self.pairs_of(session, at)?;
+                merge(&mut headers, pairs);
+            }
+        }
         merge(&mut headers, client.headers.clone());
         let mut body = Vec::new();
         let mut content_type = None;
@@ -662,7 +755,21 @@ impl Interp<'_, '_> {
                 }
                 "json" => {
                     if !matches!(value, Val::None) {
-                        let text = self.json_body(&value, at)?;
+                        let text = if client.requests {
+                            // requests: json.dumps(json, allow_nan=False), spaces and all.
+                            let kwargs = vec![("allow_nan".to_owned(), Val::Bool(false))];
+                            match self.call_builtin(
+                                Builtin::JsonDumps,
+                                vec![value.clone()],
+                                kwargs,
+                                at,
+                            )? {
+                                Val::Str(s) => s.to_string(),
+                                _ => String::new(),
+                            }
+                        } else {
+                            self.json_body(&value, at)?
+                        };
                         body = text.into_bytes();
                         content_type = Some("application/json");
                     }
@@ -726,6 +833,7 @@ impl Interp<'_, '_> {
                     message: false,
                 }));
                 Ok(Val::Native(Rc::new(Native::Response(ResponseObj {
+                    requests: client.requests,
                     method: request.method,
                     url,
                     status: response.status,
@@ -733,6 +841,22 @@ impl Interp<'_, '_> {
                     headers,
                     body: Rc::from(response.body),
                 }))))
+            }
+            Delivery::Refused if client.requests => {
+                let message = format!(
+                    "HTTPConnectionPool(host='{}', port={}): Max retries exceeded with url: {} \
+                     (Caused by NewConnectionError('<urllib3.connection.HTTPConnection object>: \
+                     Failed to establish a new connection: [Errno 111] Connection refused'))",
+                    request.host,
+                    request.port,
+                    request.target()
+                );
+                Err(self.net_error("requests.ConnectionError", &message, Vec::new(), at))
+            }
+            Delivery::Disconnected if client.requests => {
+                let message = "('Connection aborted.', RemoteDisconnected('Remote end closed \
+                               connection without response'))";
+                Err(self.net_error("requests.ConnectionError", message, Vec::new(), at))
             }
             Delivery::Refused => {
                 let message = if client.is_async {
@@ -783,6 +907,27 @@ impl Interp<'_, '_> {
                     at,
                 )
             }
+            "raise_for_status" if response.requests => {
+                let kind = match response.status {
+                    400..=499 => "Client Error",
+                    500..=599 => "Server Error",
+                    _ => return Ok(Val::None),
+                };
+                let message = format!(
+                    "{} {kind}: {} for url: {}",
+                    response.status, response.reason, response.url
+                );
+                let copy = Val::Native(Rc::new(Native::Response(ResponseObj {
+                    requests: true,
+                    method: response.method.clone(),
+                    url: response.url.clone(),
+                    status: response.status,
+                    reason: response.reason.clone(),
+                    headers: response.headers.clone(),
+                    body: response.body.clone(),
+                })));
+                Err(self.net_error("requests.HTTPError", &message, vec![("response", copy)], at))
+            }
             "raise_for_status" => {
                 let kind = match response.status {
                     100..=199 => "Informational response",
@@ -793,6 +938,7 @@ impl Interp<'_, '_> {
                 };
                 if (200..300).contains(&response.status) {
                     return Ok(Val::Native(Rc::new(Native::Response(ResponseObj {
+                        requests: false,
                         method: response.method.clone(),
                         url: response.url.clone(),
                         status: response.status,
@@ -806,6 +952,7 @@ impl Interp<'_, '_> {
                     response.status, response.reason, response.url, response.status
                 );
                 let copy = Val::Native(Rc::new(Native::Response(ResponseObj {
+                    requests: false,
                     method: response.method.clone(),
                     url: response.url.clone(),
                     status: response.status,

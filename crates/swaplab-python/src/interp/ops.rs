@@ -1152,6 +1152,17 @@ impl Interp<'_, '_> {
                 Some(Val::ExcClass(Rc::from(format!("httpx.{name}").as_str())))
             }
             (StdModule::Http, "server") => Some(Val::Module(StdModule::HttpServer)),
+            (StdModule::Requests, "Session") => Some(Val::Builtin(Builtin::RequestsSession)),
+            (StdModule::Requests, "exceptions") => Some(Val::Module(StdModule::RequestsExceptions)),
+            (
+                StdModule::Requests,
+                "get" | "post" | "put" | "patch" | "delete" | "head" | "options" | "request",
+            ) => Some(Val::bound(self.new_session(), name)),
+            (StdModule::Requests | StdModule::RequestsExceptions, name)
+                if super::runtime::is_builtin_exception(&format!("requests.{name}")) =>
+            {
+                Some(Val::ExcClass(Rc::from(format!("requests.{name}").as_str())))
+            }
             (StdModule::Json, "dumps") => Some(Val::Builtin(Builtin::JsonDumps)),
             (StdModule::Json, "loads") => Some(Val::Builtin(Builtin::JsonLoads)),
             (StdModule::Json, "decoder") => Some(Val::Module(StdModule::JsonDecoder)),
@@ -1193,7 +1204,9 @@ impl Interp<'_, '_> {
             | StdModule::Dataclasses
             | StdModule::Contextlib
             | StdModule::Urllib
-            | StdModule::UrllibParse => true,
+            | StdModule::UrllibParse
+            | StdModule::Requests
+            | StdModule::RequestsExceptions => true,
             StdModule::Re => false,
         };
         if known || name.starts_with("__") {

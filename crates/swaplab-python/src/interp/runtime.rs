@@ -536,6 +536,8 @@ pub(crate) enum Builtin {
     Map,
     /// `filter(function or None, iterable)`, made eagerly into a list.
     Filter,
+    /// `requests.Session`.
+    RequestsSession,
     /// `httpx.Client`.
     HttpxClient,
     /// `httpx.AsyncClient`.
@@ -597,6 +599,10 @@ pub(crate) enum StdModule {
     /// `urllib.parse`.
     UrllibParse,
     Re,
+    /// `requests`.
+    Requests,
+    /// `requests.exceptions`.
+    RequestsExceptions,
 }
 
 impl StdModule {
@@ -612,6 +618,8 @@ impl StdModule {
             StdModule::Httpx => "httpx",
             StdModule::Http => "http",
             StdModule::HttpServer => "http.server",
+            StdModule::Requests => "requests",
+            StdModule::RequestsExceptions => "requests.exceptions",
             StdModule::Dataclasses => "dataclasses",
             StdModule::Contextlib => "contextlib",
             StdModule::Urllib => "urllib",
@@ -657,6 +665,7 @@ impl Builtin {
             Builtin::PathAbspath => "abspath",
             Builtin::Map => "map",
             Builtin::Filter => "filter",
+            Builtin::RequestsSession => "Session",
             Builtin::HttpxClient => "Client",
             Builtin::HttpxAsyncClient => "AsyncClient",
             Builtin::Asdict => "asdict",
@@ -818,12 +827,20 @@ const EXCEPTIONS: [(&str, &str); 37] = [
 
 /// Whether `name` is a builtin exception class.
 pub(crate) fn is_builtin_exception(name: &str) -> bool {
-    EXCEPTIONS.iter().chain(super::net::HTTPX_EXCEPTIONS.iter()).any(|(n, _)| *n == name)
+    EXCEPTIONS
+        .iter()
+        .chain(super::net::HTTPX_EXCEPTIONS.iter())
+        .chain(super::net::REQUESTS_EXCEPTIONS.iter())
+        .any(|(n, _)| *n == name)
 }
 
 /// The base class of a builtin exception class; unknown classes derive from `Exception`.
 pub(crate) fn builtin_exception_parent(name: &str) -> Option<&'static str> {
-    match EXCEPTIONS.iter().chain(super::net::HTTPX_EXCEPTIONS.iter()).find(|(n, _)| *n == name) {
+    let all = EXCEPTIONS
+        .iter()
+        .chain(super::net::HTTPX_EXCEPTIONS.iter())
+        .chain(super::net::REQUESTS_EXCEPTIONS.iter());
+    match all.clone().find(|(n, _)| *n == name) {
         Some((_, "")) => None,
         Some((_, parent)) => Some(parent),
         None => Some("Exception"),
