@@ -1152,7 +1152,7 @@ fn a_body_the_textual_reading_cannot_follow_says_why() {
     );
     assert_eq!(
         why("via_module"),
-        "it uses the module `requests`, outside the Python subset Swap Lab reads (line 11)"
+        "it uses the module `requests`, whose HTTP requests the reading does not follow (line 11)"
     );
     assert_eq!(
         why("via_builtin"),

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use super::Program;
 use super::ast::{Clause, Expr, ExprKind, FPart, Function, Global, Stmt, StmtKind, Target};
 use super::compile::target_names;
-use super::runtime::{Val, builtin_value};
+use super::runtime::{StdModule, Val, builtin_value};
 use swaplab_base::diagnostic::LineIndex;
 
 /// Why the scanner's reading of `function` may leave something out, in words that
@@ -149,6 +149,13 @@ impl Walk<'_> {
             Some(Global::Unit(_)) => {
                 format!("it uses `{name}`, a module of the project the reading does not follow")
             }
+            Some(
+                Global::Module(module @ (StdModule::Httpx | StdModule::Requests))
+                | Global::StdName(module @ (StdModule::Httpx | StdModule::Requests), _),
+            ) => format!(
+                "it uses the module `{}`, whose HTTP requests the reading does not follow",
+                module.name()
+            ),
             Some(Global::Other(what)) => {
                 format!("it uses {what}, outside the Python subset Swap Lab reads")
             }
