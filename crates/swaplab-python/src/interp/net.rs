@@ -175,10 +175,10 @@ pub(crate) struct ClientObj {
 }
 
 /// An `httpx.Response` or a `requests.Response`.
+#[derive(Clone)]
 pub(crate) struct ResponseObj {
     /// `requests`, not `httpx`.
     requests: bool,
-    method: String,
     url: String,
     status: u16,
     reason: String,
@@ -834,7 +834,7 @@ impl Interp<'_, '_> {
                 }));
                 Ok(Val::Native(Rc::new(Native::Response(ResponseObj {
                     requests: client.requests,
-                    method: request.method,
+
                     url,
                     status: response.status,
                     reason: response.reason,
@@ -917,15 +917,7 @@ impl Interp<'_, '_> {
                     "{} {kind}: {} for url: {}",
                     response.status, response.reason, response.url
                 );
-                let copy = Val::Native(Rc::new(Native::Response(ResponseObj {
-                    requests: true,
-                    method: response.method.clone(),
-                    url: response.url.clone(),
-                    status: response.status,
-                    reason: response.reason.clone(),
-                    headers: response.headers.clone(),
-                    body: response.body.clone(),
-                })));
+                let copy = Val::Native(Rc::new(Native::Response(response.clone())));
                 Err(self.net_error("requests.HTTPError", &message, vec![("response", copy)], at))
             }
             "raise_for_status" => {
@@ -937,29 +929,13 @@ impl Interp<'_, '_> {
                     _ => "Invalid status code",
                 };
                 if (200..300).contains(&response.status) {
-                    return Ok(Val::Native(Rc::new(Native::Response(ResponseObj {
-                        requests: false,
-                        method: response.method.clone(),
-                        url: response.url.clone(),
-                        status: response.status,
-                        reason: response.reason.clone(),
-                        headers: response.headers.clone(),
-                        body: response.body.clone(),
-                    }))));
+                    return Ok(Val::Native(Rc::new(Native::Response(response.clone()))));
                 }
                 let message = format!(
                     "{kind} '{} {}' for url '{}'\nFor more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/{}",
                     response.status, response.reason, response.url, response.status
                 );
-                let copy = Val::Native(Rc::new(Native::Response(ResponseObj {
-                    requests: false,
-                    method: response.method.clone(),
-                    url: response.url.clone(),
-                    status: response.status,
-                    reason: response.reason.clone(),
-                    headers: response.headers.clone(),
-                    body: response.body.clone(),
-                })));
+                let copy = Val::Native(Rc::new(Native::Response(response.clone())));
                 Err(self.net_error("httpx.HTTPStatusError", &message, vec![("response", copy)], at))
             }
             _ => Err(self.unsupported(&format!("`Response.{name}()`"), at)),
