@@ -16,10 +16,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use swaplab_core::Project;
 use swaplab_core::archive::MAX_TOTAL_BYTES;
-use swaplab_core::layout::{Swap, is_conversation, tutorial_layout};
+use swaplab_core::archive::{Split, split_project};
+use swaplab_core::layout::{Swap, VARIANT_DIR, is_conversation, tutorial_layout};
 use swaplab_core::rasa::project::MAX_PROJECT_FILES;
 use swaplab_core::sim::crm::{CrmSeed, read_seed};
 use swaplab_core::sim::{CONVERSATIONS_DIR, CRM_FILE};
+use swaplab_core::workspace::{FileRef, Workspace};
 
 /// Files above this size are refused: no skill, config or tool file is this large. The
 /// core's cap on a project file (`swaplab_core::rasa::project::MAX_FILE_BYTES`).
@@ -109,12 +111,42 @@ pub fn single_file(path: &Path) -> Result<Project> {
     Ok(Project::from_files([(name, text)]))
 }
 
-/// Reads a folder in the tutorial's layout (see `swaplab_core::layout`). Its CRM area
-/// holds the root's `crm.yml` and `conversations/` scripts, and nothing else: lending the
-/// built-in tutorial's seed is [`tutorial_seed`]'s, for the shell to do and say.
+/// Reads a project folder: in the tutorial's layout (see `swaplab_core::layout`), its
+/// CRM area holds the root's `crm.yml` and `conversations/` scripts, and nothing else
+/// (lending the built-in tutorial's seed is [`tutorial_seed`]'s, for the shell to do and
+/// say). A folder laid out by area instead, with `before/` and `after/` (and `server/`
+/// and `crm/` when present) and no `mcp_variant/`, is what `swaplab export` writes: each
+/// folder is its area, as the playground's import reads a zip of it.
 pub fn tutorial(dir: &Path) -> Result<Swap> {
     let root = project(dir)?;
+    let by_area = |area: &str| root.files().any(|(path, _)| path.starts_with(area));
+    if !by_area(VARIANT_DIR) && by_area("before/") && by_area("after/") {
+        let files = root.files().map(|(path, text)| (path.to_owned(), text.to_owned()));
+        if let Split::Areas { areas, outside } = split_project(files.collect()) {
+            if !outside.is_empty() {
+                eprintln!(
+                    "swaplab: {} is laid out by area; left out the files outside before/, \
+                     after/, server/ and crm/: {}",
+                    dir.display(),
+                    outside.join(", ")
+                );
+            }
+            let mut workspace = Workspace::default();
+            for (area, files) in areas {
+                for (path, text) in files {
+                    workspace.set_file(&FileRef::new(area, path), text);
+                }
+            }
+            return Ok(Swap::unchanged(workspace));
+        }
+    }
     tutorial_layout(&root).map_err(anyhow::Error::msg)
+}
+
+/// Reads `--server`: one file, or a folder holding the server with the project modules
+/// it imports (the `server/` folder `swaplab export` writes).
+pub fn server(path: &Path) -> Result<Project> {
+    if path.is_dir() { project(path) } else { single_file(path) }
 }
 
 /// Every `*.yml` (or `*.yaml`) under `dir`, subfolders included, as the CRM area's

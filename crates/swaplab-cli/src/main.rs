@@ -91,11 +91,14 @@ WORKSPACE is one of:
                                  the tool modules whose every @tool is now imported
                                  over MCP; the server is DIR/scripts/mcp_crm_server.py;
                                  the CRM area is DIR/crm.yml (the seed) and every
-                                 DIR/conversations/*.yml (the scripts)
+                                 DIR/conversations/*.yml (the scripts); or a folder
+                                 laid out by area, as `swaplab export` writes it:
+                                 DIR/before/, DIR/after/, DIR/server/ and DIR/crm/
     --example <EXAMPLE>          a built-in example
-    --before <DIR> --after <DIR> [--server <FILE>] [--crm <FILE>]
-                                 two project folders, the server source and the CRM
-                                 seed (crm.yml)
+    --before <DIR> --after <DIR> [--server <FILE|DIR>] [--crm <FILE>]
+                                 two project folders, the server (its source file, or
+                                 a folder holding it and the modules it imports) and
+                                 the CRM seed (crm.yml)
 and, with any of them:
     --conversations <DIR>        your conversation scripts: every *.yml under DIR
                                  becomes crm/conversations/<name>.yml, in place of
@@ -316,7 +319,7 @@ fn workspace_from_flags(args: &[String], crm: Crm) -> Result<Loaded> {
                 ..Workspace::default()
             };
             if let Some(server) = get("--server") {
-                workspace.server = load::single_file(Path::new(server))?;
+                workspace.server = load::server(Path::new(server))?;
             }
             sources.scripts_go = Some("give --conversations DIR".to_owned());
             if let Some(crm) = get("--crm") {
@@ -336,7 +339,7 @@ fn workspace_from_flags(args: &[String], crm: Crm) -> Result<Loaded> {
         }
         _ => bail!(
             "give one of --example <EXAMPLE>, --tutorial <DIR>, or --before <DIR> --after <DIR> \
-             [--server <FILE>] [--crm <FILE>], and --conversations <DIR> with any of them"
+             [--server <FILE|DIR>] [--crm <FILE>], and --conversations <DIR> with any of them"
         ),
     };
     if let [dir] = conversations.as_slice() {
@@ -402,11 +405,17 @@ fn layout_report(swap: &swaplab_core::layout::Swap, out: &mut impl Write) -> Res
             kept.imported.join(", ")
         )?;
     }
-    match workspace.server.files().next() {
-        Some((path, _)) => writeln!(out, "server: {path}")?,
-        None => {
-            writeln!(out, "server: none ({} not found)", swaplab_core::layout::SERVER_PATH)?;
+    let server_path = swaplab_core::layout::SERVER_PATH;
+    if workspace.server.file(server_path).is_some() {
+        writeln!(out, "server: {server_path}")?;
+        // The project's own modules come with it, for the imports it makes.
+        let modules: Vec<&str> =
+            workspace.server.files().map(|(path, _)| path).filter(|p| *p != server_path).collect();
+        if !modules.is_empty() {
+            writeln!(out, "  with the project's modules: {}", modules.join(", "))?;
         }
+    } else {
+        writeln!(out, "server: none ({server_path} not found)")?;
     }
     if workspace.crm.file(CRM_FILE).is_some() {
         writeln!(out, "crm:    {CRM_FILE}")?;

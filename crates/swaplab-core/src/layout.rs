@@ -80,6 +80,13 @@ pub struct Swap {
     pub kept: Vec<KeptModule>,
 }
 
+impl Swap {
+    /// A workspace already split into its areas: the rule had nothing to do.
+    pub fn unchanged(workspace: Workspace) -> Swap {
+        Swap { workspace, replaced: Vec::new(), set_aside: Vec::new(), kept: Vec::new() }
+    }
+}
+
 /// Applies the tutorial-layout rule to a project root. `Err` explains what is missing.
 pub fn tutorial_layout(root: &Project) -> Result<Swap, String> {
     let variant: Vec<(&str, &str)> = root

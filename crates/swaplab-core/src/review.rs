@@ -37,6 +37,7 @@ use crate::sim::agent::{Agent, Bound, Target};
 use crate::sim::attack::{
     AttackOptions, AttackVerdict, LeakKind, NotTested, Probe, ProbeOutcome, is_id_like,
 };
+use crate::sim::crm::Access;
 use crate::sim::json::Value;
 use crate::sim::mcp::McpServer;
 use crate::sim::run::{Route, Run};
@@ -276,7 +277,17 @@ pub fn review_with(sim: &Simulation, options: &AttackOptions) -> Review {
     let imports = imported(after, sim);
     let mut checks = Vec::new();
     checks.extend(remote_arguments(&imports, &server_file));
-    checks.extend(id_sources(before, after, &imports, sim.server.as_deref(), &server_file));
+    // The attack runs first: where the reading of a tool's body cannot follow it (the
+    // project's own HTTP client), what the attack's probe saw it do is the evidence.
+    let attack = sim.attack_started(after_agent.as_ref().map_err(|e| &**e), options);
+    checks.extend(id_sources(
+        before,
+        after,
+        &imports,
+        sim.server.as_deref(),
+        &server_file,
+        &attack.after.probes,
+    ));
     checks.extend(stale_prose(before, after));
     checks.extend(constraint_drift(before, after));
     checks.extend(step_arguments(after, after_agent.as_ref().ok()));
@@ -285,8 +296,14 @@ pub fn review_with(sim: &Simulation, options: &AttackOptions) -> Review {
     checks.push(startup(after, &after_agent));
     checks.extend(project_memory(before, after));
     checks.extend(ungated_in_blocks(after_agent.as_ref().ok()));
-    let attack = sim.attack_started(after_agent.as_ref().map_err(|e| &**e), options);
-    checks.extend(leaks(&attack, &server_file));
+    // Who answered the attack's requests: the project's own mock CRM, or the seed.
+    let crm = sim
+        .seed
+        .network
+        .mock
+        .as_ref()
+        .map_or((Area::Crm, crate::sim::CRM_FILE), |m| (m.area, m.file.as_str()));
+    checks.extend(leaks(&attack, &server_file, crm));
     Review { checks, attack }
 }
 
@@ -336,15 +353,44 @@ fn remote_arguments(imports: &[(&str, &McpTool)], server_file: &str) -> Vec<Revi
 /// scanner read them, and saying so when the reading may have left something out
 /// (`unfollowed`, [`crate::sim::mcp::McpServer::unfollowed`]) — "could not tell" is never
 /// "does not touch".
-fn record_access(calls: &[crate::python::CrmCall], unfollowed: Option<&str>) -> String {
+///
+/// When the reading could not follow the body but the attack's probe of the tool ran,
+/// the records its requests touched say what it does (`probed`): a run is evidence of
+/// what the body does, though not that it does nothing more.
+fn record_access(
+    calls: &[crate::python::CrmCall],
+    unfollowed: Option<&str>,
+    probed: &[&Probe],
+) -> String {
     let writes = calls.iter().any(|c| c.function == "create_note");
     let reads = calls.iter().any(|c| c.function != "create_note");
-    let found = match (reads, writes) {
+    let verb = |reads: bool, writes: bool| match (reads, writes) {
         (true, true) => Some("reads and writes"),
         (false, true) => Some("writes"),
         (true, false) => Some("reads"),
         (false, false) => None,
     };
+    let found = verb(reads, writes);
+    if let (None, Some(why)) = (found, unfollowed) {
+        let touched: Vec<&crate::sim::crm::Touched> = probed
+            .iter()
+            .flat_map(|p| std::iter::once(&p.call).chain(p.confirmation.as_ref()))
+            .flat_map(|call| call.client_calls.iter())
+            .flat_map(|c| c.requests.iter())
+            .filter(|r| r.status < 300)
+            .flat_map(|r| r.touched.iter())
+            .collect();
+        let seen = verb(
+            touched.iter().any(|t| t.access == Access::Read),
+            touched.iter().any(|t| t.access == Access::Write),
+        );
+        if let Some(verb) = seen {
+            return format!(
+                "the tool {verb} a customer's record: the attack's run of it did, though Swap \
+                 Lab could not follow all of its body, because {why}"
+            );
+        }
+    }
     match (found, unfollowed) {
         (Some(verb), None) => format!("the tool {verb} a customer's record"),
         (None, None) => "the tool does not touch a customer's record".to_owned(),
@@ -363,23 +409,35 @@ fn id_sources(
     imports: &[(&str, &McpTool)],
     server: Option<&McpServer>,
     server_file: &str,
+    probes: &[Probe],
 ) -> Vec<ReviewCheck> {
     let mut checks = Vec::new();
     for &(skill, tool) in imports {
         let unfollowed = server.and_then(|s| s.unfollowed(&tool.name));
-        let record_access = record_access(&tool.crm_calls, unfollowed.as_deref());
+        let probed: Vec<&Probe> = probes.iter().filter(|p| p.tool == tool.name).collect();
+        let record_access = record_access(&tool.crm_calls, unfollowed.as_deref(), &probed);
         for param in tool.params.iter().filter(|p| !p.injected && is_id_like(&p.name)) {
             let mut evidence_list = Vec::new();
             let before_source = match before.local_tool(&tool.name) {
                 Some((file, local)) => {
-                    let from_memory =
-                        local.crm_calls.iter().flat_map(|c| c.args.iter()).find_map(|a| {
-                            match &a.origin {
-                                ArgOrigin::Memory { path } => {
-                                    Some(path.clone().unwrap_or_default())
-                                }
-                                _ => None,
-                            }
+                    let from_memory = local
+                        .crm_calls
+                        .iter()
+                        .flat_map(|c| c.args.iter())
+                        .find_map(|a| match &a.origin {
+                            ArgOrigin::Memory { path } => Some(path.clone().unwrap_or_default()),
+                            _ => None,
+                        })
+                        // A body that hands the id to a client of its own, which the
+                        // reading does not follow: the id it reads from memory is the
+                        // customer it works on (the attack's rule, `memory_id_read`).
+                        .or_else(|| {
+                            local.memory.iter().find_map(|m| {
+                                let path = m.path.as_deref()?;
+                                (m.op == MemoryOp::Get
+                                    && path.rsplit('.').next().is_some_and(is_id_like))
+                                .then(|| path.to_owned())
+                            })
                         });
                     let takes = local.params.iter().any(|p| !p.injected && p.name == param.name);
                     match (from_memory, takes) {
@@ -884,10 +942,19 @@ fn output_schemas(
 
 /// What the model sees from one call of a lookup tool with the seed's first contact.
 fn sample_view(agent: &Agent<'_>, sim: &Simulation, skill: &str, tool: &McpTool) -> Option<String> {
-    if !tool.crm_calls.iter().any(|c| c.function == "search_contact_by_email") {
+    // A lookup by email, whichever client it goes through: called with the first
+    // customer's address, it shows what the model would really see.
+    let by_email = tool.crm_calls.iter().any(|c| c.function == "search_contact_by_email")
+        || tool.params.iter().any(|p| !p.injected && p.name.to_ascii_lowercase().contains("email"));
+    if !by_email {
         return None;
     }
-    let param = tool.params.iter().find(|p| !p.injected)?;
+    let param = tool
+        .params
+        .iter()
+        .filter(|p| !p.injected)
+        .find(|p| p.name.to_ascii_lowercase().contains("email"))
+        .or_else(|| tool.params.iter().find(|p| !p.injected))?;
     let contact = sim.seed.contacts.first()?;
     let mut run = Run::new(agent, sim.seed.clone());
     run.activate(skill, None).ok()?;
@@ -1097,7 +1164,7 @@ fn ungated_in_blocks(agent: Option<&Agent<'_>>) -> Vec<ReviewCheck> {
     checks
 }
 
-fn leaks(attack: &AttackPair, server_file: &str) -> Vec<ReviewCheck> {
+fn leaks(attack: &AttackPair, server_file: &str, crm: (Area, &str)) -> Vec<ReviewCheck> {
     let mut checks = Vec::new();
     let after = &attack.after;
     let (caller, victim) = (
@@ -1118,7 +1185,7 @@ fn leaks(attack: &AttackPair, server_file: &str) -> Vec<ReviewCheck> {
             }
         };
         let mut found: Vec<Evidence> =
-            leak.requests.iter().map(|r| evidence(Area::Crm, "crm.yml", None, r.clone())).collect();
+            leak.requests.iter().map(|r| evidence(crm.0, crm.1, None, r.clone())).collect();
         if let Some(seen) = &leak.model_saw {
             let shown: String = seen.chars().take(240).collect();
             found.push(evidence(

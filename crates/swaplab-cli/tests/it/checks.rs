@@ -30,7 +30,7 @@ fn flags(dir: &Path) -> Vec<String> {
         "--after".into(),
         at("after"),
         "--server".into(),
-        at("server/scripts/mcp_crm_server.py"),
+        at("server"),
         "--crm".into(),
         at("crm/crm.yml"),
     ]

@@ -27,7 +27,7 @@ fn the_tutorial_diff_matches_its_golden_text() {
     assert!(summary < first_diff);
     assert!(text.contains(
         "  + `list_open_tickets`: argument `contact_id` added (string, required)  \
-         server/scripts/mcp_crm_server.py:42:29\n"
+         server/scripts/mcp_crm_server.py:49:29\n"
     ));
 }
 

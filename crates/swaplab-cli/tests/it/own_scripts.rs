@@ -245,7 +245,7 @@ fn conversations_dir_gives_any_workspace_the_readers_scripts() {
             "--after".to_owned(),
             export.join("after").display().to_string(),
             "--server".to_owned(),
-            export.join("server/scripts/mcp_crm_server.py").display().to_string(),
+            export.join("server").display().to_string(),
         ];
         args.extend(extra.iter().map(|a| (*a).to_owned()));
         args

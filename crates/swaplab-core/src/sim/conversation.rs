@@ -40,7 +40,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::agent::Agent;
-use super::crm::{Contact, CrmRequest, CrmSeed, Note};
+use super::crm::{Contact, CrmRequest, CrmSeed, Note, RecordKind};
 use super::json::{self, Value};
 use super::mcp::Exchange;
 use super::run::{CallRecord, Pending, RESOLVE_TOOL, Run, Status};
@@ -863,14 +863,17 @@ fn latest_result(entries: &[Entry], tool: &str) -> Option<(usize, Value)> {
 }
 
 /// The customer the conversation has identified: the contact found by the latest
-/// successful lookup by email, else the one project memory holds.
+/// successful lookup (a HubSpot contact search, whichever client sent it), else the one
+/// project memory holds.
 fn identified(entries: &[Entry], run: &Run<'_, '_>) -> Option<String> {
     let from_calls = entries.iter().rev().find_map(|entry| match &entry.event {
         Event::Call { record, .. } if record.status == Status::Ran && !record.is_error => record
             .client_calls
             .iter()
-            .filter(|c| c.function == "search_contact_by_email")
-            .flat_map(|c| c.requests.iter().flat_map(|r| r.touched.iter()))
+            .flat_map(|c| c.requests.iter())
+            .filter(|r| r.status < 300 && is_contact_search(r))
+            .flat_map(|r| r.touched.iter())
+            .filter(|t| t.kind == RecordKind::Contact)
             .map(|t| t.owner.clone())
             .next_back(),
         _ => None,
@@ -879,6 +882,12 @@ fn identified(entries: &[Entry], run: &Run<'_, '_>) -> Option<String> {
         Some(Value::Str(id)) => Some(id.clone()),
         _ => None,
     })
+}
+
+/// Whether `request` is HubSpot v3's contact search (`POST …/contacts/search`).
+fn is_contact_search(request: &CrmRequest) -> bool {
+    request.method == "POST"
+        && request.path.split('?').next().is_some_and(|p| p.ends_with("/objects/contacts/search"))
 }
 
 /// The customer a policy picks, and why.

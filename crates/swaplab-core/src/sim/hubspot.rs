@@ -168,8 +168,8 @@ impl Crm {
         }
     }
 
-    /// Logs one answered request with the records it touched, and keeps the seed's
-    /// notes in step when the built-in CRM created one.
+    /// Logs one answered request with the records it touched, and keeps the run's notes
+    /// in step when the built-in CRM or the project's mock created one.
     fn log_http(&mut self, request: &HttpRequest, response: &HttpResponse) {
         let body = json::parse(&String::from_utf8_lossy(&request.body)).ok();
         let answer = json::parse(&String::from_utf8_lossy(&response.body)).unwrap_or(Value::Null);
@@ -208,16 +208,18 @@ impl Crm {
                     .and_then(|b| json::at_path(b, "properties.hs_note_body"))
                     .map(json::plain)
                     .unwrap_or_default();
+                // The run's notes, whoever stored them: the transcript and the panes
+                // list them the same way for the seed's CRM and a project's mock.
+                let data = std::sync::Arc::make_mut(&mut self.data);
                 if self.mock.is_none() {
-                    let data = std::sync::Arc::make_mut(&mut self.data);
                     data.next_note_id = data.next_note_id.saturating_add(1);
-                    data.notes.push(super::crm::Note {
-                        id: id.clone(),
-                        contact: owner.clone(),
-                        body: text,
-                        seeded: false,
-                    });
                 }
+                data.notes.push(super::crm::Note {
+                    id: id.clone(),
+                    contact: owner.clone(),
+                    body: text,
+                    seeded: false,
+                });
                 touched.push(Touched { kind: RecordKind::Note, id, owner, access: Access::Write });
             }
             _ => {}

@@ -33,7 +33,7 @@ use serde::Serialize;
 use crate::memo::{KeptAttacks, Memo};
 use crate::python::compile_linked;
 use crate::rasa::workspace::{WorkspaceReport, read_workspace_with};
-use crate::workspace::Workspace;
+use crate::workspace::{Area, Project, Workspace};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -128,7 +128,9 @@ impl Simulation {
         let env = network::read_environment(&sides);
         let pairs: Vec<(String, String)> =
             env.iter().map(|v| (v.name.clone(), v.value.clone())).collect();
-        let mock = network::find_mock(&sides, &pairs).map(Arc::new);
+        let areas = [Area::Before, Area::Server, Area::After, Area::Crm];
+        let placed: Vec<(Area, &Project)> = areas.into_iter().zip(sides).collect();
+        let mock = network::find_mock(&placed, &pairs).map(Arc::new);
         seed.network = network::Network { env, mock };
         let mut scripts: Vec<Script> = workspace
             .crm

@@ -20,7 +20,7 @@ use crate::python::{
     Delivery, Host, HostError, HttpRequest, Outcome, Process, Program, PyValue, compile_linked,
     read_dotenv,
 };
-use crate::workspace::Project;
+use crate::workspace::{Area, Project};
 
 /// Where the built-in CRM listens when the project ships no mock of its own:
 /// `127.0.0.1:8787`, as in the tutorial's `.env.example`.
@@ -40,6 +40,8 @@ pub struct EnvVar {
 /// The project's mock CRM: its file, compiled, and where it listens.
 #[derive(Clone, Debug)]
 pub struct MockSpec {
+    /// The area holding the file.
+    pub area: Area,
     /// The file, as the workspace names it.
     pub file: String,
     /// Its text when read.
@@ -107,8 +109,8 @@ pub fn read_environment(projects: &[&Project]) -> Vec<EnvVar> {
 
 /// The first `http.server` handler among `projects`' Python files that declares where it
 /// listens (module-level `HOST` and `PORT`), compiled.
-pub fn find_mock(projects: &[&Project], env: &[(String, String)]) -> Option<MockSpec> {
-    for project in projects {
+pub fn find_mock(projects: &[(Area, &Project)], env: &[(String, String)]) -> Option<MockSpec> {
+    for &(area, project) in projects {
         let library = super::agent::python_library(project);
         for (path, text) in project.files() {
             if !path.ends_with(".py") || !text.contains("BaseHTTPRequestHandler") {
@@ -128,6 +130,7 @@ pub fn find_mock(projects: &[&Project], env: &[(String, String)]) -> Option<Mock
             };
             let Some(port) = port else { continue };
             return Some(MockSpec {
+                area,
                 file: path.to_owned(),
                 text: text.to_owned(),
                 program,

@@ -278,6 +278,9 @@ pub fn trace(agent: &Agent<'_>, seed: &CrmSeed, transcript: &Transcript) -> Vec<
                             let in_request = mentions(&request.path, id)
                                 || request.body.as_ref().is_some_and(|b| contains_id(b, id));
                             if in_request {
+                                // A project's own HTTP client sends the id in the request
+                                // itself: that is where it reaches the CRM.
+                                reached_crm = true;
                                 hops.push(hop(HopKind::Request, request.line(), None, None, false));
                             }
                             for touched in request.touched.iter().filter(|t| t.owner == id) {

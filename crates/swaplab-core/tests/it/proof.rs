@@ -269,8 +269,8 @@ fn a_server_on_its_own_client_module_lists_its_tools_and_could_not_run_the_looku
     edit(
         &mut workspace,
         "server/scripts/mcp_crm_server.py",
-        "from hubspot_client import crm",
-        "from lib.hubspot import crm",
+        "from lib import hubspot  # noqa: E402",
+        "from acme_crm_sdk import hubspot  # noqa: E402",
     );
     let proof = prove(&workspace);
     let text = proof.to_text();

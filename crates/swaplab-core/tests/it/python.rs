@@ -8,13 +8,12 @@ use swaplab_core::python::{
     ToolModule, Value, scan_mcp_server, scan_tool_module, tokenize,
 };
 
-const CRM_TOOL: &str = include_str!("../../../../content/examples/tutorial/before/tools/crm.py");
+const CRM_TOOL: &str = include_str!("../../../../fixtures/hubspot-client/tools/crm.py");
 const CHECK_TICKETS: &str =
-    include_str!("../../../../content/examples/tutorial/before/skills/check_tickets/tools.py");
+    include_str!("../../../../fixtures/hubspot-client/skills/check_tickets/tools.py");
 const LOG_INTERACTION: &str =
-    include_str!("../../../../content/examples/tutorial/before/skills/log_interaction/tools.py");
-const SERVER: &str =
-    include_str!("../../../../content/examples/tutorial/server/scripts/mcp_crm_server.py");
+    include_str!("../../../../fixtures/hubspot-client/skills/log_interaction/tools.py");
+const SERVER: &str = include_str!("../../../../fixtures/hubspot-client/scripts/mcp_crm_server.py");
 
 /// Scans a tool module that must read cleanly and hold exactly one tool.
 fn only_tool(path: &str, text: &str) -> ToolFunction {

@@ -1,4 +1,5 @@
-//! The Python interpreter: the tutorial's tools run against a fake CRM and project
+//! The Python interpreter: the tutorial's tools, in the `hubspot_client` shortcut form
+//! kept in `fixtures/hubspot-client/`, run against a fake CRM and project
 //! memory, pydantic models, what is outside the subset, every limit, and hostile input.
 //! Python's own semantics are held to CPython by the generated table in
 //! `python_cpython.rs`.
@@ -6,13 +7,12 @@
 use swaplab_core::diagnostic::{Diagnostic, Phase, Severity, Span};
 use swaplab_core::python::{Host, HostError, Outcome, Program, PyValue, compile_module};
 
-const CRM_TOOL: &str = include_str!("../../../../content/examples/tutorial/before/tools/crm.py");
+const CRM_TOOL: &str = include_str!("../../../../fixtures/hubspot-client/tools/crm.py");
 const CHECK_TICKETS: &str =
-    include_str!("../../../../content/examples/tutorial/before/skills/check_tickets/tools.py");
+    include_str!("../../../../fixtures/hubspot-client/skills/check_tickets/tools.py");
 const LOG_INTERACTION: &str =
-    include_str!("../../../../content/examples/tutorial/before/skills/log_interaction/tools.py");
-const SERVER: &str =
-    include_str!("../../../../content/examples/tutorial/server/scripts/mcp_crm_server.py");
+    include_str!("../../../../fixtures/hubspot-client/skills/log_interaction/tools.py");
+const SERVER: &str = include_str!("../../../../fixtures/hubspot-client/scripts/mcp_crm_server.py");
 
 /// The tutorial's CRM and project memory, recording what the tool did with them.
 #[derive(Default)]

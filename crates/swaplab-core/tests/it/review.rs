@@ -5,7 +5,7 @@ use swaplab_core::FileRef;
 use swaplab_core::review::{Review, ReviewOutcome, Verdict, review, why};
 use swaplab_core::workspace::Area;
 
-use crate::support::{edit, tutorial_workspace};
+use crate::support::{edit, shortcut_workspace, tutorial_workspace};
 
 fn failing(review: &Review) -> Vec<&str> {
     review.checks.iter().filter(|c| c.verdict == Verdict::Fail).map(|c| c.id.as_str()).collect()
@@ -114,7 +114,7 @@ fn a_dict_return_is_explained_by_what_the_model_would_see() {
         check.summary
     );
     assert!(check.summary.contains("`ok`, `error`"), "{}", check.summary);
-    assert_eq!(check.evidence[0].place(), "server/scripts/mcp_crm_server.py:24");
+    assert_eq!(check.evidence[0].place(), "server/scripts/mcp_crm_server.py:31");
 }
 
 #[test]
@@ -214,8 +214,9 @@ fn a_review_whose_attack_tested_nothing_is_incomplete_not_passed() {
 #[test]
 fn probes_that_could_not_run_and_bodies_it_could_not_follow_are_said_so() {
     let server = "server/scripts/mcp_crm_server.py";
-    // add_timeline_note writes through a helper the textual reading does not follow.
-    let mut helper = tutorial_workspace();
+    // add_timeline_note writes through a helper the textual reading does not follow
+    // (the shortcut client, which the reading knows, behind a function of the file).
+    let mut helper = shortcut_workspace();
     edit(
         &mut helper,
         server,
@@ -232,7 +233,7 @@ fn probes_that_could_not_run_and_bodies_it_could_not_follow_are_said_so() {
     let write = helped.check("id-source:add_timeline_note.contact_id").unwrap();
     assert!(
         write.summary.ends_with(
-            "now the model chooses it, and Swap Lab could not tell whether the tool touches a customer's record, because it calls `_write`, a function of the file the reading does not follow (line 75)"
+            "now the model chooses it, and the tool writes a customer's record: the attack's run of it did, though Swap Lab could not follow all of its body, because it calls `_write`, a function of the file the reading does not follow (line 75)"
         ),
         "{}",
         write.summary
@@ -242,7 +243,7 @@ fn probes_that_could_not_run_and_bodies_it_could_not_follow_are_said_so() {
     assert!(helped.check("leak:add_timeline_note.contact_id").is_some());
 
     // list_open_tickets's body stops outside the subset: its probe could not run.
-    let mut stopped = tutorial_workspace();
+    let mut stopped = shortcut_workspace();
     edit(&mut stopped, server, "    tickets = []\n", "    tickets = list(vars(str))\n");
     let stopped = review(&stopped, &Default::default());
     assert!(stopped.check("leak:list_open_tickets.contact_id").is_none());
@@ -262,6 +263,28 @@ fn probes_that_could_not_run_and_bodies_it_could_not_follow_are_said_so() {
     );
     assert_eq!(leak.evidence[0].place(), "server/scripts/mcp_crm_server.py");
     assert!(leak.evidence[0].text.starts_with("list_open_tickets could not run: "));
+}
+
+#[test]
+fn a_body_on_the_projects_own_client_is_judged_by_what_its_run_did_or_not_at_all() {
+    // The tutorial's server calls lib/hubspot.py, which the textual reading does not
+    // follow: the attack's runs are the evidence of what each tool touches.
+    let shipped = review(&tutorial_workspace(), &Default::default());
+    let read = shipped.check("id-source:list_open_tickets.contact_id").unwrap();
+    assert_eq!(read.verdict, Verdict::Fail);
+    assert!(read.summary.contains("the tool reads a customer's record: the attack's run of it did, though Swap Lab could not follow all of its body, because it uses `hubspot`"), "{}", read.summary);
+    // When the probe cannot run there is no run to go by: "could not tell", never "does
+    // not touch".
+    let mut stopped = tutorial_workspace();
+    let server = "server/scripts/mcp_crm_server.py";
+    edit(&mut stopped, server, "    tickets = []\n", "    tickets = list(vars(str))\n");
+    let stopped = review(&stopped, &Default::default());
+    let read = stopped.check("id-source:list_open_tickets.contact_id").unwrap();
+    assert!(
+        read.summary.ends_with("Swap Lab could not tell whether the tool touches a customer's record, because it uses the builtin `vars`, outside the Python subset Swap Lab reads (line 58)"),
+        "{}",
+        read.summary
+    );
 }
 
 #[test]

@@ -81,8 +81,8 @@ fn after_the_swap_sams_call_reads_danas_tickets_and_writes_on_her_record() {
         requests,
         [
             "GET /crm/v3/objects/contacts/701/associations/tickets",
-            "GET /crm/v3/objects/tickets/9001?properties=subject,hs_pipeline_stage,createdate",
-            "GET /crm/v3/objects/tickets/9002?properties=subject,hs_pipeline_stage,createdate",
+            "GET /crm/v3/objects/tickets/9001?properties=subject%2Chs_pipeline_stage%2Ccreatedate",
+            "GET /crm/v3/objects/tickets/9002?properties=subject%2Chs_pipeline_stage%2Ccreatedate",
         ]
     );
 
@@ -254,7 +254,8 @@ fn every_server_failure_reaches_the_model_sanitised() {
     let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     run.activate("check_tickets", None).unwrap();
-    // Contact 999 does not exist: the client raises, FastMCP answers isError.
+    // Contact 999 does not exist: the mock answers 404, the project's client raises,
+    // FastMCP answers isError with the exception's text, and Rasa sanitises it.
     let record = run.model_call("list_open_tickets", &args(r#"{"contact_id": "999"}"#));
     assert_eq!(
         record.model_sees.as_deref(),
@@ -265,7 +266,9 @@ fn every_server_failure_reaches_the_model_sanitised() {
     assert_eq!(json::get(result, "isError"), Some(&Value::Bool(true)));
     let text = json::at_path(result, "content.0.text").unwrap();
     assert!(
-        json::plain(text).starts_with("Error executing tool list_open_tickets: crm_not_found"),
+        json::plain(text).starts_with(
+            "Error executing tool list_open_tickets: GET /crm/v3/objects/contacts/999/associations/tickets failed: Client error '404 Not Found' for url 'http://127.0.0.1:8787/crm/v3/objects/contacts/999/associations/tickets'"
+        ),
         "{text:?}"
     );
 }
@@ -567,8 +570,8 @@ fn a_probe_whose_body_leaves_the_subset_could_not_run_and_is_never_a_refusal() {
     edit(
         &mut workspace,
         server,
-        "    note_id = await crm.create_note(",
-        "    summary = getattr(summary, \"strip\")()\n    note_id = await crm.create_note(",
+        "    note_id = await hubspot.create_note(",
+        "    summary = getattr(summary, \"strip\")()\n    note_id = await hubspot.create_note(",
     );
     let pair = Simulation::new(&workspace).attack(&Default::default());
     assert!(pair.after.leaks.is_empty(), "{:?}", pair.after.leaks);
@@ -768,6 +771,9 @@ fn the_crm_seed_is_read_with_its_problems_placed() {
 #[test]
 fn readers_can_add_customers_and_the_attack_picks_them_up() {
     let mut workspace = tutorial();
+    // The seed answers the CRM's requests only when the project ships no mock of its
+    // own; with `scripts/mock_hubspot.py` the new customer would be the mock's to add.
+    workspace.remove_file(&FileRef::parse("crm/scripts/mock_hubspot.py").unwrap()).unwrap();
     edit(
         &mut workspace,
         "crm/crm.yml",

@@ -132,7 +132,8 @@ fn a_projects_own_mock_is_the_crm_and_a_copy_of_a_run_replays_it() {
     let env = read_environment(&[&project]);
     assert_eq!(env.len(), 2);
     assert_eq!(env[0].from, ".env.example");
-    let mock = find_mock(&[&project], &[]).expect("the mock is found");
+    let mock =
+        find_mock(&[(swaplab_core::Area::Before, &project)], &[]).expect("the mock is found");
     assert_eq!(
         (mock.file.as_str(), mock.class.as_str(), mock.port),
         ("scripts/mock_hubspot.py", "Handler", 8787)

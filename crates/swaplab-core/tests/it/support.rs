@@ -79,6 +79,23 @@ pub fn tutorial_workspace() -> swaplab_core::Workspace {
     workspace
 }
 
+/// The tutorial with its tools and server written against the `hubspot_client.crm`
+/// shortcut (`fixtures/hubspot-client/`), for the tests of the shortcut's reading.
+pub fn shortcut_workspace() -> swaplab_core::Workspace {
+    let mut workspace = tutorial_workspace();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/hubspot-client");
+    for (area, path) in [
+        ("before", "tools/crm.py"),
+        ("before", "skills/check_tickets/tools.py"),
+        ("before", "skills/log_interaction/tools.py"),
+        ("server", "scripts/mcp_crm_server.py"),
+    ] {
+        let file = swaplab_core::FileRef::parse(&format!("{area}/{path}")).unwrap();
+        workspace.set_file(&file, read(&fixture.join(path)));
+    }
+    workspace
+}
+
 /// Replaces the first `from` with `to` in one workspace file (`area/path`).
 pub fn edit(workspace: &mut swaplab_core::Workspace, file: &str, from: &str, to: &str) {
     let file = swaplab_core::FileRef::parse(file).unwrap();
