@@ -72,7 +72,8 @@ pub struct IdTrace {
     pub crossed: Option<usize>,
 }
 
-fn contains_id(value: &Value, id: &str) -> bool {
+/// Whether `value` holds `id` as a string or a number, at any depth.
+pub(crate) fn contains_id(value: &Value, id: &str) -> bool {
     match value {
         Value::Str(s) => s == id,
         Value::Int(n) => n.to_string() == id,
@@ -82,7 +83,8 @@ fn contains_id(value: &Value, id: &str) -> bool {
     }
 }
 
-fn mentions(text: &str, id: &str) -> bool {
+/// Whether `text` holds `id` as a whole number (not inside a longer run of digits).
+pub(crate) fn mentions(text: &str, id: &str) -> bool {
     let bytes = text.as_bytes();
     let mut from = 0;
     while let Some(at) = text[from..].find(id).map(|i| from + i) {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use swaplab_core::Project;
 use swaplab_core::python::{Delivery, HttpRequest};
+use swaplab_core::sim::attack::AttackVerdict;
 use swaplab_core::sim::crm::{Access, Crm, CrmSeed, RecordKind};
 use swaplab_core::sim::network::{Network, find_mock, read_environment};
 
@@ -271,7 +272,7 @@ fn a_project_client_over_httpx_proves_and_leaks_as_the_built_in_client_does() {
     let pair = sim.attack(&Default::default());
     assert!(pair.before.leaks.is_empty(), "{:?}", pair.before.leaks);
     assert!(
-        matches!(pair.before.verdict, swaplab_core::sim::attack::AttackVerdict::NoLeak { .. }),
+        matches!(pair.before.verdict, AttackVerdict::NoLeak { .. }),
         "{:?}",
         pair.before.verdict
     );
@@ -294,5 +295,25 @@ fn a_project_client_over_httpx_proves_and_leaks_as_the_built_in_client_does() {
             ),
             (LeakKind::Write, "add_timeline_note", vec![("10000", "701")]),
         ]
+    );
+}
+
+#[test]
+fn a_victim_the_projects_mock_does_not_know_is_not_tested_never_no_leak() {
+    // crm.yml names Dana Okafor 701; the mock's literals call her 801. The attack's
+    // probes send 701, the mock answers 404, and nothing of hers can come back.
+    let mut workspace = crate::support::tutorial_workspace();
+    let mock = "crm/scripts/mock_hubspot.py";
+    for _ in 0..3 {
+        crate::support::edit(&mut workspace, mock, "\"701\"", "\"801\"");
+    }
+    let pair = swaplab_core::sim::Simulation::new(&workspace).attack(&Default::default());
+    assert!(pair.after.leaks.is_empty(), "{:?}", pair.after.leaks);
+    let AttackVerdict::NotTested { reason } = &pair.after.verdict else {
+        panic!("{:?}", pair.after.verdict)
+    };
+    assert_eq!(
+        reason.text(),
+        "the CRM does not know Dana Okafor (701): `GET /crm/v3/objects/contacts/701/associations/tickets` got 404, so nothing of theirs could come back (the seed's customers and the CRM's records disagree)"
     );
 }

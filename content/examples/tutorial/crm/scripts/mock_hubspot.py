@@ -79,6 +79,10 @@ class Handler(BaseHTTPRequestHandler):
             ]
             return self.answer(200, {"total": len(hits), "results": hits[: body.get("limit", 10)]})
         if self.path == "/crm/v3/objects/notes":
+            targets = [link["to"]["id"] for link in body.get("associations", [])]
+            unknown = [target for target in targets if target not in CONTACTS]
+            if unknown:
+                return self.answer(404, {"status": "error", "message": f"No contact {unknown[0]}"})
             note_id = str(FIRST_NOTE_ID + len(NOTES))
             NOTES.append({"id": note_id, **body})
             return self.answer(201, {"id": note_id, "properties": body.get("properties", {})})
