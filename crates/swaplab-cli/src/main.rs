@@ -79,9 +79,10 @@ USAGE:
         after and server, and which tool modules the swap set aside.
     swaplab examples
         List the built-in examples.
-    swaplab export <EXAMPLE> <DIR>
+    swaplab export [--example] <EXAMPLE> <DIR>
         Write a built-in example's files under DIR, one folder per area:
-        before/ and after/ (the two Rasa projects), server/ and crm/.
+        before/ and after/ (the two Rasa projects), server/ and crm/. The folder
+        reads back as a WORKSPACE, and zipped it imports into the playground.
     swaplab --help | --version
 
 WORKSPACE is one of:
@@ -168,10 +169,15 @@ fn run(args: &[String]) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some("export") => {
-            expect_args(&args[1..], 2, "swaplab export <EXAMPLE> <DIR>")?;
-            let workspace = example_workspace(&args[1])?;
-            let written = export(&workspace, Path::new(&args[2]))?;
-            writeln!(out, "wrote {written} files under {}", args[2])?;
+            // `--example <EXAMPLE>` reads as the other commands name an example.
+            let rest: Vec<String> = match args.get(1).map(String::as_str) {
+                Some("--example") => args[2..].to_vec(),
+                _ => args[1..].to_vec(),
+            };
+            expect_args(&rest, 2, "swaplab export [--example] <EXAMPLE> <DIR>")?;
+            let workspace = example_workspace(&rest[0])?;
+            let written = export(&workspace, Path::new(&rest[1]))?;
+            writeln!(out, "wrote {written} files under {}", rest[1])?;
             Ok(ExitCode::SUCCESS)
         }
         Some("diff") => {

@@ -6,7 +6,7 @@ never sees or chooses it.
 
 from rasa.mantle.tools import ToolContext, ToolResult, tool
 
-from hubspot_client import crm
+from lib import hubspot
 
 
 @tool(description="List the open support tickets of the identified customer.")
@@ -16,8 +16,8 @@ async def list_open_tickets(context: ToolContext = None) -> ToolResult:
     if not contact_id:
         return ToolResult(llm_response={"ok": False, "error": "not_identified"})
     tickets = []
-    for ticket_id in await crm.list_ticket_ids(contact_id):
-        ticket = await crm.get_ticket(ticket_id)
+    for ticket_id in await hubspot.list_ticket_ids(contact_id):
+        ticket = await hubspot.get_ticket(ticket_id)
         tickets.append(
             {
                 "id": ticket["id"],

@@ -6,7 +6,7 @@ project memory.
 
 from rasa.mantle.tools import ToolContext, ToolResult, tool
 
-from hubspot_client import crm
+from lib import hubspot
 
 
 @tool(description="Add a note to the identified customer's CRM timeline.")
@@ -15,5 +15,5 @@ async def add_timeline_note(summary: str, context: ToolContext = None) -> ToolRe
     contact_id = context.memory.get("project.contact_id") if context else None
     if not contact_id:
         return ToolResult(llm_response={"ok": False, "error": "not_identified"})
-    note_id = await crm.create_note(contact_id=contact_id, body=summary)
+    note_id = await hubspot.create_note(contact_id=contact_id, body=summary)
     return ToolResult(llm_response={"ok": True, "note_id": note_id})

@@ -6,13 +6,13 @@ through import_tools). It receives a ToolContext, so it can write project memory
 
 from rasa.mantle.tools import ToolContext, ToolResult, tool
 
-from hubspot_client import crm
+from lib import hubspot
 
 
 @tool(description="Find a customer in the CRM by the email address on their account.")
 async def find_contact_by_email(email: str, context: ToolContext = None) -> ToolResult:
     """Look the caller up and store their id for the skills that follow."""
-    contact = await crm.search_contact_by_email(email)
+    contact = await hubspot.search_contact_by_email(email)
     if contact is None:
         return ToolResult(llm_response={"ok": False, "error": "contact_not_found"})
     name = f"{contact['firstname']} {contact['lastname']}"

@@ -4,10 +4,17 @@ An MCP tool gets only the arguments in the call: there is no ToolContext and no
 project memory here, so the customer id has to arrive as an argument.
 """
 
+import os
+import sys
+
 from mcp.server.fastmcp import FastMCP
 from pydantic import BaseModel
 
-from hubspot_client import crm
+# `python scripts/mcp_crm_server.py` puts scripts/ on the import path; the client
+# module lives in lib/, one folder up.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from lib import hubspot  # noqa: E402
 
 mcp = FastMCP("hubspot_crm", host="127.0.0.1", port=8931)
 
@@ -27,7 +34,7 @@ async def find_contact_by_email(email: str) -> CrmResult:
     Args:
         email: The address the caller gave.
     """
-    contact = await crm.search_contact_by_email(email)
+    contact = await hubspot.search_contact_by_email(email)
     if contact is None:
         return CrmResult(ok=False, error="contact_not_found")
     return CrmResult(
@@ -49,8 +56,8 @@ async def list_open_tickets(contact_id: str) -> CrmResult:
     if not contact_id:
         return CrmResult(ok=False, error="not_identified")
     tickets = []
-    for ticket_id in await crm.list_ticket_ids(contact_id):
-        ticket = await crm.get_ticket(ticket_id)
+    for ticket_id in await hubspot.list_ticket_ids(contact_id):
+        ticket = await hubspot.get_ticket(ticket_id)
         tickets.append(
             {
                 "id": ticket["id"],
@@ -72,7 +79,7 @@ async def add_timeline_note(contact_id: str, summary: str) -> CrmResult:
     """
     if not contact_id:
         return CrmResult(ok=False, error="not_identified")
-    note_id = await crm.create_note(contact_id=contact_id, body=summary)
+    note_id = await hubspot.create_note(contact_id=contact_id, body=summary)
     return CrmResult(ok=True, note_id=note_id)
 
 

@@ -200,3 +200,19 @@ fn parse_of_the_tutorial_workspace_matches_its_snapshots() {
     golden("parse.json", &stdout(&json));
     assert_eq!(output.status.code(), json.status.code());
 }
+
+#[test]
+fn an_exported_example_reads_back_as_a_folder_with_the_same_results() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("exported-as-folder");
+    let _ = std::fs::remove_dir_all(&dir);
+    let export = swaplab(&["export", "--example", "tutorial", dir.to_str().unwrap()]);
+    assert_eq!(export.status.code(), Some(0));
+    assert!(dir.join("before/.env.example").is_file(), "the set-up's dotfile is written");
+    assert!(dir.join("crm/scripts/mock_hubspot.py").is_file());
+    for command in ["prove", "review", "attack"] {
+        let from_folder = swaplab(&[command, dir.to_str().unwrap()]);
+        let built_in = swaplab(&[command, "--example", "tutorial"]);
+        assert_eq!(from_folder.status.code(), built_in.status.code(), "{command}");
+        assert_eq!(stdout(&from_folder), stdout(&built_in), "{command}");
+    }
+}

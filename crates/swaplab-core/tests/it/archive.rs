@@ -525,3 +525,42 @@ fn mutated_zips_are_read_or_refused_never_panic() {
         "both outcomes are exercised: {read} read, {refused} refused"
     );
 }
+
+#[test]
+fn the_exported_tutorial_zipped_imports_with_the_built_in_verdicts() {
+    // `swaplab export tutorial DIR` writes each file at DIR/<area>/<path>; a reader
+    // zips DIR (one top folder) and drops it on the playground.
+    let workspace = tutorial_workspace();
+    let entries: Vec<Entry> = workspace
+        .files()
+        .map(|(file, text)| {
+            deflated(
+                &format!("swaplab-tutorial/{}/{}", file.area.prefix(), file.path),
+                text.as_bytes(),
+            )
+        })
+        .collect();
+    let archive = read_zip(&zip(&entries)).expect("reads");
+    assert!(archive.skipped.is_empty(), "{:?}", archive.skipped);
+    assert_eq!(archive.ignored, 0, ".env.example is kept");
+    let Split::Areas { areas, outside } = split_project(archive.files) else { panic!() };
+    assert!(outside.is_empty(), "{outside:?}");
+    let mut imported = swaplab_core::Workspace::default();
+    for (area, files) in areas {
+        for (path, text) in files {
+            imported.set_file(&FileRef::new(area, path), text);
+        }
+    }
+    assert_eq!(imported, workspace, "every file, dotfiles and the mock included");
+    let options = Default::default();
+    let (built_in, from_zip) = (
+        swaplab_core::review::review(&workspace, &options),
+        swaplab_core::review::review(&imported, &options),
+    );
+    assert_eq!(from_zip.to_text(), built_in.to_text());
+    assert_eq!(
+        swaplab_core::proof::prove(&imported).to_text(),
+        swaplab_core::proof::prove(&workspace).to_text()
+    );
+    assert_eq!(from_zip.attack.after.leaks.len(), 2, "the two leaks, read through the mock");
+}
