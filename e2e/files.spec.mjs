@@ -141,7 +141,8 @@ test("add a file, type in it, rename it and delete it, from the keyboard", async
   await page.keyboard.press("Enter");
   await expect(files.locator('[data-file="crm/seed/todo.yml"]')).toHaveCount(0);
   await expect(ask).toHaveCount(0);
-  await expect(editor(page)).toHaveAccessibleName("Contents of crm/crm.yml");
+  // The file before it in the tree is opened: the example's mock CRM script.
+  await expect(editor(page)).toHaveAccessibleName("Contents of crm/scripts/mock_hubspot.py");
   // Added, edited, renamed and deleted again: the workspace is the example once more.
   await expect(page.locator(".save-status")).toHaveText("The example as shipped");
   watch.check();

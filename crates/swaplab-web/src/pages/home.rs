@@ -19,11 +19,12 @@ fn swap_in_one_picture() -> Option<(String, String)> {
         Some(picked.join("\n"))
     };
     let before = example.workspace.before.file("skills/check_tickets/tools.py")?;
-    let (_, server) = example.workspace.server.files().next()?;
-    Some((
-        lines_around(before, "def list_open_tickets", "memory.get")?,
-        lines_around(server, "def list_open_tickets", "def list_open_tickets")?,
-    ))
+    // The server area also holds the modules the server imports (its `lib/`): the
+    // picture comes from the file that defines the tool.
+    let after = example.workspace.server.files().find_map(|(_, text)| {
+        lines_around(text, "def list_open_tickets", "def list_open_tickets")
+    })?;
+    Some((lines_around(before, "def list_open_tickets", "memory.get")?, after))
 }
 
 /// The home page.
