@@ -106,6 +106,32 @@ test("the adversarial policy puts Dana's tickets and a note on her record into S
   watch.check();
 });
 
+test("the example's own mock CRM answers the runs, and an edit to it reaches the attack", async ({ page }, testInfo) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await tab(page, "Trace").click();
+  const settings = page.locator(".run-settings");
+  await settings.locator("summary").click();
+  await expect(settings).toContainText(
+    "the project's own mock, crm/scripts/mock_hubspot.py (class Handler), at 127.0.0.1:8787",
+  );
+  await expect(settings).toContainText("HUBSPOT_BASE_URL");
+  await expect(settings).toContainText(".env.example");
+  await shot(page, testInfo, "trace-settings");
+  // The mock's literals are the data: a ticket renamed there is what leaks.
+  await replaceInFile(
+    page,
+    "crm/scripts/mock_hubspot.py",
+    "Invoice 4471 shows the wrong VAT rate",
+    "Invoice 4471 was charged twice",
+  );
+  await tab(page, "Attack").click();
+  const pane = page.locator(".attack-pane");
+  await pane.getByRole("radio", { name: "adversarial" }).check();
+  await expect(pane.locator(".leak-box")).toContainText("Dana Okafor (701): ticket 9001 “Invoice 4471 was charged twice”");
+  watch.check();
+});
+
 test("an agent that does not start is not tested: no green 0, no 'no leak', no ✓", async ({ page }, testInfo) => {
   const watch = watchErrors(page);
   await open(page, "play?example=renamed-import");

@@ -433,6 +433,10 @@ pub struct Touched {
     pub owner: String,
     /// Read or written.
     pub access: Access,
+    /// A ticket's subject as the CRM's answer gave it, when a project's own mock
+    /// answered (the seed's tickets are looked up in the seed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 /// One HTTP request the client made, as the log shows it.
@@ -553,6 +557,7 @@ impl Crm {
                 id: c.id.clone(),
                 owner: c.id.clone(),
                 access: Access::Read,
+                subject: None,
             })
             .collect();
         self.record("POST", "/crm/v3/objects/contacts/search".into(), Some(body), 200, touched);
@@ -570,6 +575,7 @@ impl Crm {
             id: contact.id.clone(),
             owner: contact.id.clone(),
             access: Access::Read,
+            subject: None,
         }];
         self.record("GET", path, None, 200, touched);
         Ok(Crm::contact_json(&contact))
@@ -593,6 +599,7 @@ impl Crm {
             id: contact_id.to_owned(),
             owner: contact_id.to_owned(),
             access: Access::Read,
+            subject: None,
         }];
         self.record("GET", path, None, 200, touched);
         Ok(ids)
@@ -609,6 +616,7 @@ impl Crm {
             id: ticket.id.clone(),
             owner: ticket.contact.clone(),
             access: Access::Read,
+            subject: None,
         }];
         self.record("GET", path, None, 200, touched);
         Ok(object([
@@ -667,6 +675,7 @@ impl Crm {
             id: id.clone(),
             owner: contact_id.to_owned(),
             access: Access::Write,
+            subject: None,
         }];
         self.record("POST", path, Some(payload), 201, touched);
         Ok(id)

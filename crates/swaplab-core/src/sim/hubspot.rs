@@ -180,6 +180,7 @@ impl Crm {
             id: id.to_owned(),
             owner: owner.to_owned(),
             access: Access::Read,
+            subject: None,
         };
         let mut touched = Vec::new();
         match (request.method.as_str(), parts.as_slice()) {
@@ -198,7 +199,12 @@ impl Crm {
             }
             ("GET", ["crm", "v3", "objects", "tickets", id]) if ok => {
                 let owner = self.ticket_owner(id).unwrap_or_else(|| "?".to_owned());
-                touched.push(read(RecordKind::Ticket, id, &owner));
+                let subject = self
+                    .mock
+                    .as_ref()
+                    .and_then(|_| json::at_path(&answer, "properties.subject"))
+                    .map(json::plain);
+                touched.push(Touched { subject, ..read(RecordKind::Ticket, id, &owner) });
             }
             ("POST", ["crm", "v3", "objects", "notes"]) if ok => {
                 let id = id_of(&answer).unwrap_or_default();
@@ -220,7 +226,13 @@ impl Crm {
                     body: text,
                     seeded: false,
                 });
-                touched.push(Touched { kind: RecordKind::Note, id, owner, access: Access::Write });
+                touched.push(Touched {
+                    kind: RecordKind::Note,
+                    id,
+                    owner,
+                    access: Access::Write,
+                    subject: None,
+                });
             }
             _ => {}
         }

@@ -131,11 +131,13 @@ pub fn AttackPane(props: &AttackPaneProps) -> Html {
                 {
                     continue;
                 }
-                let subject = seed
-                    .tickets
-                    .iter()
-                    .find(|t| t.id == touched.id)
-                    .map(|t| t.subject.clone())
+                // What the CRM answered (a project's mock), else the seed's ticket.
+                let subject = touched
+                    .subject
+                    .clone()
+                    .or_else(|| {
+                        seed.tickets.iter().find(|t| t.id == touched.id).map(|t| t.subject.clone())
+                    })
                     .unwrap_or_default();
                 let line = format!("ticket {} “{subject}”", touched.id);
                 if !reads.iter().any(|(_, l)| *l == line) {

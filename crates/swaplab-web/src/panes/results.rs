@@ -150,8 +150,12 @@ pub(crate) fn play(sim: &Simulation, choice: &RunChoice) -> PlayedRun {
             .collect(),
         crm: match &sim.seed.network.mock {
             Some(mock) => format!(
-                "the project's own mock, {} (class {}), at {}:{}",
-                mock.file, mock.class, mock.host, mock.port
+                "the project's own mock, {}/{} (class {}), at {}:{}",
+                mock.area.prefix(),
+                mock.file,
+                mock.class,
+                mock.host,
+                mock.port
             ),
             None => match &sim.seed.file {
                 Some(file) => format!("the seed {file}, answering HubSpot v3 at 127.0.0.1:8787"),
