@@ -177,7 +177,8 @@ fn run(args: &[String]) -> Result<ExitCode> {
             expect_args(&rest, 2, "swaplab export [--example] <EXAMPLE> <DIR>")?;
             let workspace = example_workspace(&rest[0])?;
             let written = export(&workspace, Path::new(&rest[1]))?;
-            writeln!(out, "wrote {written} files under {}", rest[1])?;
+            let files = swaplab_core::words::count(written, "file", "files");
+            writeln!(out, "wrote {files} under {}", rest[1])?;
             Ok(ExitCode::SUCCESS)
         }
         Some("diff") => {
@@ -385,10 +386,14 @@ fn layout_report(swap: &swaplab_core::layout::Swap, out: &mut impl Write) -> Res
     let workspace = &swap.workspace;
     writeln!(
         out,
-        "before: {} files (the project root, without mcp_variant/)",
-        workspace.before.len()
+        "before: {} (the project root, without mcp_variant/)",
+        swaplab_core::words::count(workspace.before.len(), "file", "files")
     )?;
-    writeln!(out, "after:  {} files", workspace.after.len())?;
+    writeln!(
+        out,
+        "after:  {}",
+        swaplab_core::words::count(workspace.after.len(), "file", "files")
+    )?;
     for path in &swap.replaced {
         writeln!(out, "  from mcp_variant/: {path}")?;
     }

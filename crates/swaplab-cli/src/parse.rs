@@ -209,17 +209,18 @@ fn human(report: &ProjectReport, out: &mut impl Write) -> Result<()> {
             }
         }
     }
-    let count = |severity| report.diagnostics.iter().filter(|d| d.severity == severity).count();
+    let with = |severity| report.diagnostics.iter().filter(|d| d.severity == severity).count();
+    let count = swaplab_core::words::count;
     for diagnostic in &report.diagnostics {
         writeln!(out, "{diagnostic}")?;
     }
     writeln!(
         out,
-        "{} skills, {} loaded; {} errors, {} warnings",
-        report.skills.len(),
+        "{}, {} loaded; {}, {}",
+        count(report.skills.len(), "skill", "skills"),
         report.loaded_skills().count(),
-        count(Severity::Error),
-        count(Severity::Warning)
+        count(with(Severity::Error), "error", "errors"),
+        count(with(Severity::Warning), "warning", "warnings")
     )?;
     Ok(())
 }
@@ -231,7 +232,8 @@ fn human_server(report: &WorkspaceReport, out: &mut impl Write) -> Result<()> {
         return Ok(());
     };
     let name = server.server_name.as_deref().unwrap_or("?");
-    writeln!(out, "{file}: FastMCP server '{name}', {} tools", server.tools.len())?;
+    let tools = swaplab_core::words::count(server.tools.len(), "tool", "tools");
+    writeln!(out, "{file}: FastMCP server '{name}', {tools}")?;
     for tool in &server.tools {
         let output =
             if tool.output_schema.is_some() { "structured output" } else { "no outputSchema" };

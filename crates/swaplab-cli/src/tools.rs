@@ -55,10 +55,7 @@ pub fn requires_line(name: &str, required: &[String]) -> String {
 
 fn write_text(server: &McpServer, style: Style, out: &mut dyn Write) -> Result<()> {
     let tools = &server.module.tools;
-    let count = match tools.len() {
-        1 => "1 tool".to_owned(),
-        n => format!("{n} tools"),
-    };
+    let count = swaplab_core::words::count(tools.len(), "tool", "tools");
     writeln!(
         out,
         "{} publishes {count} {}",

@@ -137,7 +137,8 @@ impl fmt::Display for ArchiveError {
             ),
             ArchiveError::TooManyFiles { count } => write!(
                 f,
-                "The import holds {count} files; Swap Lab imports at most {MAX_PROJECT_FILES}."
+                "The import holds {}; Swap Lab imports at most {MAX_PROJECT_FILES}.",
+                crate::words::count(*count, "file", "files")
             ),
             ArchiveError::TotalTooLarge => write!(
                 f,

@@ -203,7 +203,8 @@ impl fmt::Display for LinkError {
                 write!(f, "This link is damaged ({what}), {KEPT}.")
             }
             LinkError::TooManyFiles { count } => {
-                write!(f, "This link holds {count} files, over the {MAX_FILES}-file limit, {KEPT}.")
+                let files = crate::words::count(*count, "file", "files");
+                write!(f, "This link holds {files}, over the {MAX_FILES}-file limit, {KEPT}.")
             }
             LinkError::FileTooLarge { path, bytes } => write!(
                 f,
@@ -668,9 +669,9 @@ fn apply_edits<S: AsRef<str>>(base: &str, edits: &[Edit<S>]) -> Result<String, S
             keep_end.and_then(|k| k.checked_add(edit.remove)).filter(|&end| end <= lines.len());
         let (Some(keep_end), Some(remove_end)) = (keep_end, remove_end) else {
             return Err(format!(
-                "edit {} reaches past the file's {} lines",
+                "edit {} reaches past the file's {}",
                 number + 1,
-                lines.len()
+                crate::words::count(lines.len(), "line", "lines")
             ));
         };
         lines[cursor..keep_end].iter().for_each(|line| out.push_str(line));

@@ -193,9 +193,9 @@ fn check_new_file(
     }
     if leaving.is_none() && project.len() >= MAX_PROJECT_FILES {
         return Err(format!(
-            "{} already holds {} files, the most an area can hold.",
+            "{} already holds {}, the most an area can hold.",
             file.area.title(),
-            project.len()
+            crate::words::count(project.len(), "file", "files")
         ));
     }
     Ok(())
@@ -231,10 +231,9 @@ fn check_import(
     let merged = merged.area(area);
     if merged.len() > MAX_PROJECT_FILES {
         return Err(format!(
-            "{} would hold {} files, over the limit of {MAX_PROJECT_FILES}, so nothing was \
-             imported.",
+            "{} would hold {}, over the limit of {MAX_PROJECT_FILES}, so nothing was imported.",
             area.title(),
-            merged.len()
+            crate::words::count(merged.len(), "file", "files")
         ));
     }
     for (path, _) in merged.files() {

@@ -267,8 +267,9 @@ pub fn read_project_with(project: &Project, memo: &mut Memo) -> Arc<ProjectRepor
                 Phase::Read,
                 "swaplab.limits.too_many_files",
                 format!(
-                    "The project has {total} files; Swap Lab reads the first {MAX_PROJECT_FILES} \
-                     in path order and skipped the other {}, from this one on.",
+                    "The project has {}; Swap Lab reads the first {MAX_PROJECT_FILES} in path \
+                     order and skipped the other {}, from this one on.",
+                    crate::words::count(total, "file", "files"),
                     total - MAX_PROJECT_FILES
                 ),
             ));

@@ -113,7 +113,7 @@ pub fn describe(files: &[File]) -> String {
         [file] => file.name(),
         [first, ..] => match relative_path(first).as_deref().and_then(|p| p.split_once('/')) {
             Some((folder, _)) => format!("the folder {folder}"),
-            None => format!("{} files", files.len()),
+            None => count(files.len(), "file", "files"),
         },
         [] => "nothing".to_owned(),
     }
@@ -313,8 +313,8 @@ pub fn ImportPanel(props: &ImportPanelProps) -> Html {
             { target }
             <fieldset class="import-mode">
                 <legend class="sr-only">{ "Replace or add" }</legend>
-                { mode(true, format!("Replace {area_word} files")) }
-                { mode(false, format!("Add to {its} files")) }
+                { mode(true, format!("Replace {area_word} files")) } // not a count
+                { mode(false, format!("Add to {its} files")) } // not a count
             </fieldset>
             { for loaded.notes().into_iter().map(|note| html! { <p class="import-note">{ note }</p> }) }
             if let Some(reason) = &*error {

@@ -51,14 +51,14 @@ pub fn ExamplesPage() -> Html {
                 { for infos.into_iter().map(|info| {
                     let counts = example(info.id).ok().flatten().map(|ex| {
                         let changes = project_changes(&ex.workspace.before, &ex.workspace.after);
-                        let count = |status| changes.iter().filter(|c| c.status == status).count();
+                        let with = |status| changes.iter().filter(|c| c.status == status).count();
                         format!(
-                            "{} files before, {} after: {} changed, {} added, {} removed by the swap.",
-                            ex.workspace.before.len(),
+                            "{} before, {} after: {} changed, {} added, {} removed by the swap.",
+                            count(ex.workspace.before.len(), "file", "files"),
                             ex.workspace.after.len(),
-                            count(ChangeStatus::Modified),
-                            count(ChangeStatus::Added),
-                            count(ChangeStatus::Removed),
+                            with(ChangeStatus::Modified),
+                            with(ChangeStatus::Added),
+                            with(ChangeStatus::Removed),
                         )
                     });
                     let query = vec![("example".to_owned(), info.id.to_owned())];

@@ -3,6 +3,7 @@
 use yew::prelude::*;
 
 use swaplab_core::proof::Stop;
+use swaplab_core::words::count;
 
 use super::analysis::Shared;
 
@@ -25,10 +26,13 @@ pub fn ProofPane(props: &ProofPaneProps) -> Html {
         ),
         Some(stop) => (format!("The script stops early: {}", stop.headline()), "fail"),
         None if failed == 0 => (
-            format!("All {} checks pass — the proof says the swap is safe.", proof.count()),
+            format!(
+                "All {} pass — the proof says the swap is safe.",
+                count(proof.count(), "check", "checks")
+            ),
             "pass",
         ),
-        None => (format!("{failed} of {} checks fail.", proof.count()), "fail"),
+        None => (format!("{failed} of {} fail.", count(proof.count(), "check", "checks")), "fail"),
     };
     let text = proof.to_text();
     html! {

@@ -216,3 +216,101 @@ fn banned_in(krate: &str, config: &str) {
         );
     }
 }
+
+/// Plural nouns the site and the command line count. A count printed as `{n} probes`
+/// reads "1 probes" when n is 1; `words::count(n, "probe", "probes")` spells both.
+const COUNTED_NOUNS: &[&str] = &[
+    "files",
+    "skills",
+    "errors",
+    "warnings",
+    "checks",
+    "probes",
+    "leaks",
+    "tools",
+    "notes",
+    "records",
+    "requests",
+    "changes",
+    "problems",
+    "scripts",
+    "turns",
+    "tickets",
+    "contacts",
+    "customers",
+    "lines",
+    "seeds",
+    "snippets",
+    "examples",
+    "exercises",
+];
+
+/// `{…} <plural noun>` inside a line of `text`: a count that bypasses `words::count`.
+/// A constant's placeholder (`{MAX_FILES} files`) is always plural and passes; a line
+/// whose placeholder is not a number says so with a `// not a count` comment.
+fn uncounted_plurals(text: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("//") || line.contains("// not a count") {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(close) = rest.find("} ") {
+            let after = &rest[close + 2..];
+            let word: String = after.chars().take_while(char::is_ascii_alphabetic).collect();
+            let opened = rest[..close].rfind('{').is_some_and(|open| {
+                let name = &rest[open + 1..close];
+                let constant = name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                !constant && name.chars().all(|c| c.is_ascii_alphanumeric() || "_.:?".contains(c))
+            });
+            if opened && COUNTED_NOUNS.contains(&word.as_str()) {
+                found.push((number + 1, line.trim().to_owned()));
+            }
+            rest = after;
+        }
+    }
+    found
+}
+
+#[test]
+fn counted_nouns_go_through_words_count() {
+    let mut stragglers = Vec::new();
+    for path in all_rust_files() {
+        let relative = path.strip_prefix(root()).unwrap().to_string_lossy().replace('\\', "/");
+        // xtask's own output keeps the fixed `N passed, N failed` lines CI reads; tests
+        // may spell what they expect however they like.
+        if relative.starts_with("crates/xtask/")
+            || relative.contains("/tests/")
+            || relative.contains("/benches/")
+        {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        for (line, code) in uncounted_plurals(&text) {
+            stragglers.push(format!("{relative}:{line}: {code}"));
+        }
+    }
+    assert!(
+        stragglers.is_empty(),
+        "counts that bypass words::count (say `count(n, \"file\", \"files\")`):\n{}",
+        stragglers.join("\n")
+    );
+}
+
+#[test]
+fn the_counted_noun_check_finds_a_straggler_and_passes_a_counted_one() {
+    assert_eq!(
+        uncounted_plurals("    format!(\"{} files before\", n)\n"),
+        [(1, "format!(\"{} files before\", n)".to_owned())]
+    );
+    assert_eq!(uncounted_plurals("    format!(\"{n_files} checks fail\")\n").len(), 1);
+    assert!(uncounted_plurals("    count(n, \"file\", \"files\")\n").is_empty());
+    assert!(uncounted_plurals("    // {} files in a comment\n").is_empty());
+    assert!(uncounted_plurals("    format!(\"at most {MAX_FILES} files\")\n").is_empty());
+    assert!(uncounted_plurals("    format!(\"{its} files\") // not a count\n").is_empty());
+    assert!(uncounted_plurals("    format!(\"{name} filesystem\")\n").is_empty());
+}
