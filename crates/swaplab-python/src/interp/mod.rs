@@ -174,6 +174,7 @@ mod builtins;
 mod classes;
 mod codec;
 mod compile;
+mod datetime;
 mod eval;
 mod follow;
 mod format;
@@ -196,8 +197,9 @@ use serde::Serialize;
 use swaplab_base::diagnostic::{Diagnostic, LineTable, Span};
 
 pub(crate) use ast::LambdaDef;
+pub use datetime::FIXED_DATE;
 pub use link::Library;
-pub use net::{Delivery, FIXED_DATE, HttpRequest, HttpResponse, reason_phrase};
+pub use net::{Delivery, HttpRequest, HttpResponse, reason_phrase};
 pub use os::read_dotenv;
 pub use value::PyValue;
 
