@@ -206,7 +206,6 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     ("typing.name-at-runtime", TYPING),
     ("module.math", MODULES),
     ("module.string-constants", MODULES),
-    ("module.datetime", MODULES),
     ("literal.escapes", ESCAPES),
     ("repr.str-lone-surrogate", ESCAPES),
     ("strm.find", START_END),

@@ -26,7 +26,7 @@
 //!   (`HTTP/1.0 <code> <phrase>`, then `Server` and `Date`), and the answer is read back
 //!   from those bytes. A method the class lacks answers 501 as CPython does;
 //!   `log_message` and `log_request` are silent. The clock is fixed: `Date` is always
-//!   [`FIXED_DATE`], written from the run's one instant (`datetime.rs`).
+//!   [`FIXED_DATE`], written from the run's one instant, the one `datetime.now()` answers with (`datetime.rs`).
 //!
 //! - **`requests`**: `requests.get/post/put/patch/delete/head/options/request` and
 //!   `requests.Session()` (its `headers` a dict code may update), with the same keyword
