@@ -3120,3 +3120,129 @@ fn random_regular_expressions_never_panic() {
     // Each kind of outcome happens: the patterns reach matching, errors and refusals.
     assert!(outcomes.iter().all(|n| *n > 50), "{outcomes:?}");
 }
+
+#[test]
+fn datetime_reads_the_clock_the_network_states() {
+    let source = "from datetime import datetime, timezone\nimport time\n\n\
+                  def stamp(contact_id: str) -> dict:\n    now = datetime.now(timezone.utc)\n    \
+                  return {'id': contact_id, 'at': now.isoformat(), 'date': now.strftime('%a, %d %b %Y %H:%M:%S GMT'), 'epoch': time.time()}\n";
+    let program = compile_module("stamp.py", source);
+    assert_eq!(program.diagnostics, []);
+    // The reading follows a body that reads the clock: `datetime` is part of the subset.
+    assert_eq!(program.unfollowed("stamp"), None);
+    let args = [("contact_id".to_owned(), text("701"))];
+    let Outcome::Returned(PyValue::Dict(entries)) =
+        program.call("stamp", &args, false, &mut FakeCrm::default())
+    else {
+        panic!("stamp did not return a dict");
+    };
+    let field = |name: &str| {
+        entries.iter().find(|(k, _)| *k == text(name)).map(|(_, v)| v.clone()).expect(name)
+    };
+    assert_eq!(field("at"), text("2026-12-02T09:00:00+00:00"));
+    assert_eq!(field("date"), text(swaplab_core::python::FIXED_DATE));
+    assert_eq!(field("epoch"), PyValue::Float(1_796_202_000.0));
+}
+
+#[test]
+fn datetime_refuses_what_it_would_have_to_guess_and_keeps_to_the_limits() {
+    let header = "import datetime as dt\nfrom datetime import date, datetime, timedelta, timezone\nimport time\n";
+    let run = |body: &str| outcome_of(&format!("{header}def f():\n    {body}\n"), "f");
+    let refused = |body: &str| {
+        let found = run(body);
+        assert!(
+            found.starts_with("? swaplab.python.unsupported: ")
+                && found.ends_with(" is outside the Python subset Swap Lab runs"),
+            "{body}: {found}"
+        );
+        found
+    };
+    assert!(refused("return datetime.now().strftime('%c')").contains("`%c`"));
+    assert!(refused("return datetime(5, 1, 1).strftime('%Y')").contains("before 1000"));
+    assert!(refused("return datetime.now().strftime('100%')").contains("`%` at the end"));
+    assert!(refused("return datetime.fromisoformat('2026-W49-3')").contains("YYYY-MM-DD"));
+    assert!(refused("return date.fromisoformat('20261202')").contains("YYYY-MM-DD"));
+    assert!(refused("return timezone(timedelta(hours=1), 'CET')").contains("with a name"));
+    assert!(refused("return timezone(timedelta(seconds=1.5))").contains("fraction"));
+    assert!(refused("return datetime(2026, 1, 1, fold=1)").contains("fold"));
+    assert!(refused("return datetime.now().astimezone()").contains("astimezone()"));
+    assert!(refused("return datetime.now().isocalendar()").contains("isocalendar"));
+    assert!(refused("return datetime.strptime('2026', '%Y')").contains("strptime"));
+    assert!(refused("return time.monotonic()").contains("time.monotonic"));
+    assert!(refused("return dt.time(9, 0)").contains("datetime.time"));
+    // A name CPython does not have is its AttributeError, not a refusal.
+    assert_eq!(
+        run("return datetime.now().weekday_name"),
+        "! AttributeError: 'datetime.datetime' object has no attribute 'weekday_name'"
+    );
+    assert_eq!(
+        run("return timedelta.hours"),
+        "! AttributeError: type object 'datetime.timedelta' has no attribute 'hours'"
+    );
+    // The clock never moves: waiting for it ends at the step limit.
+    let steps = "? swaplab.python.limit: this call took more than 100000 evaluation steps: a loop that does not end, or more work than a tool should do";
+    assert_eq!(
+        run("end = time.time() + 1\n    while time.time() < end:\n        time.sleep(0.1)"),
+        steps
+    );
+    // Formatting is bounded like any str.
+    assert!(run("return datetime.now().strftime('%B' * 400000)").starts_with("! MemoryError"));
+}
+
+#[test]
+fn datetime_arithmetic_at_the_edges_never_panics() {
+    let values = [
+        "0",
+        "1",
+        "-1",
+        "7",
+        "2**31",
+        "-2**31 - 1",
+        "10**18",
+        "-10**18",
+        "999999999",
+        "0.5",
+        "-2.5",
+        "1e300",
+        "-1e-300",
+        "5e-324",
+        "float('nan')",
+        "float('inf')",
+        "True",
+    ];
+    let forms = [
+        "timedelta(days={v}, seconds={w})",
+        "timedelta(microseconds={v}) * {w}",
+        "{w} * timedelta(weeks={v})",
+        "timedelta(days={v}) / {w}",
+        "timedelta(hours={v}) // {w}",
+        "timedelta(days={v}) // timedelta(microseconds={w})",
+        "timedelta(days={v}) % timedelta(microseconds={w})",
+        "timedelta(days={v}) / timedelta(microseconds={w})",
+        "-timedelta(days={v}) + timedelta(days={w})",
+        "abs(timedelta(days={v}))",
+        "datetime(9999, 12, 31) + timedelta(days={v})",
+        "date(1, 1, 1) - timedelta(days={v})",
+        "datetime.fromtimestamp({v})",
+        "datetime.fromtimestamp({v}, timezone(timedelta(hours=-23)))",
+        "datetime.utcfromtimestamp({v})",
+        "date.fromtimestamp({v})",
+        "datetime({v}, {w}, 1)",
+        "datetime(2026, 1, 1).replace(year={v})",
+        "timezone(timedelta(seconds={v}))",
+        "datetime(1, 1, 1, tzinfo=timezone(timedelta(hours={v}))).timestamp()",
+        "datetime(9999, 12, 31, 23, tzinfo=timezone(timedelta(hours=-{v}))).astimezone(timezone.utc)",
+        "(timedelta(days={v}).total_seconds(), str(timedelta(seconds={w})))",
+    ];
+    for form in forms {
+        for v in values {
+            for w in values {
+                let expr = form.replace("{v}", v).replace("{w}", w);
+                let source = format!(
+                    "from datetime import date, datetime, timedelta, timezone\n\ndef f():\n    return {expr}\n"
+                );
+                run_everything(&source);
+            }
+        }
+    }
+}

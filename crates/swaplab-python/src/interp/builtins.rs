@@ -908,6 +908,7 @@ impl Interp<'_, '_> {
                         Some(model) => Val::Model(model),
                         None => Val::ToolResult,
                     },
+                    Val::Temporal(t) => Val::TemporalClass(t.kind()),
                     other => {
                         let what = format!("`type()` of a `{}`", self.type_name(other));
                         return Err(self.unsupported(&what, at));
@@ -994,10 +995,12 @@ impl Interp<'_, '_> {
             Builtin::HttpxClient => self.new_client(false, &args, kwargs, at),
             Builtin::HttpxAsyncClient => self.new_client(true, &args, kwargs, at),
             Builtin::Re(function) => self.re_call(function, args, kwargs, at),
+            Builtin::TimeTime | Builtin::TimeSleep => self.call_time(builtin, args, &kwargs, at),
             Builtin::Abs => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 1, at)?);
                 match value.unwrap_or(Val::None) {
                     Val::Float(x) => Ok(Val::Float(x.abs())),
+                    Val::Temporal(t) if let Some(value) = self.temporal_abs(t, at)? => Ok(value),
                     v if v.as_int().is_some() => v
                         .as_int()
                         .and_then(i64::checked_abs)
@@ -1134,6 +1137,7 @@ impl Interp<'_, '_> {
             Val::Class(class) => {
                 matches!(value, Val::Instance(i) if self.class_derives(i.class, *class))
             }
+            Val::TemporalClass(kind) => Self::temporal_isinstance(value, *kind),
             Val::Tuple(tuple) if depth < super::MAX_VALUE_DEPTH => {
                 for class in &tuple.items {
                     if self.isinstance(value, class, depth + 1, at)? {
@@ -1336,6 +1340,8 @@ impl Interp<'_, '_> {
             Val::List(list) => self.list_method(list, name, args, kwargs, at),
             Val::Dict(dict) => self.dict_method(dict, name, args, kwargs, at),
             Val::Pattern(_) | Val::Match(_) => self.re_method(receiver, name, args, kwargs, at),
+            Val::Temporal(t) => self.temporal_method(*t, name, args, kwargs, at),
+            Val::TemporalClass(kind) => self.temporal_class_method(*kind, name, args, kwargs, at),
             Val::Object(_) if name == "model_dump" => {
                 let [mode, exclude_none] =
                     take(self.bind(name, args, kwargs, &["mode", "exclude_none"], 0, at)?);

@@ -991,7 +991,8 @@ impl<'p> Interp<'p, '_> {
             | Val::Float(_)
             | Val::Str(_)
             | Val::Bytes(_)
-            | Val::Range(..) => value.clone(),
+            | Val::Range(..)
+            | Val::Temporal(_) => value.clone(),
             other => {
                 let what = format!("`asdict()` copying a `{}`", self.type_name(other));
                 return Err(self.unsupported(&what, at));

@@ -582,6 +582,8 @@ impl Module<'_> {
                     "urllib" => Global::Module(StdModule::Urllib),
                     "urllib.parse" if bound != "urllib" => Global::Module(StdModule::UrllibParse),
                     "re" => Global::Module(StdModule::Re),
+                    "datetime" => Global::Module(StdModule::Datetime),
+                    "time" => Global::Module(StdModule::Time),
                     _ => Global::Other(format!("the module `{module}`")),
                 };
                 self.bind(bound, global);
@@ -639,6 +641,8 @@ impl Module<'_> {
                 "contextlib" => Some(StdModule::Contextlib),
                 "urllib.parse" => Some(StdModule::UrllibParse),
                 "urllib" => Some(StdModule::Urllib),
+                "datetime" => Some(StdModule::Datetime),
+                "time" => Some(StdModule::Time),
                 _ => None,
             } {
                 Global::StdName(std, name.clone())

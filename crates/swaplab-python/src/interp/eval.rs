@@ -1962,6 +1962,7 @@ impl<'p> Interp<'p, '_> {
             Val::ExcClass(class) => self.new_exception(class, args, kwargs, at),
             Val::Generated(generated) => self.call_generated(generated, args, kwargs, at),
             Val::Type(ty) => self.call_type(ty, args, kwargs, at),
+            Val::TemporalClass(kind) => self.construct_temporal(kind, args, kwargs, at),
             Val::Builtin(builtin) => self.call_builtin(builtin, args, kwargs, at),
             Val::Bound(bound) => self.call_bound(&bound, args, kwargs, at),
             other => Err(self.not_callable(&other, at)),
@@ -2289,7 +2290,11 @@ impl<'p> Interp<'p, '_> {
             }
             Val::Context => PyValue::Context,
             other => PyValue::Opaque {
-                type_name: self.type_name(other),
+                // `type(x).__name__`: `datetime`, not the C type's `datetime.datetime`.
+                type_name: match other {
+                    Val::Temporal(t) => t.kind().name().to_owned(),
+                    _ => self.type_name(other),
+                },
                 repr: self.repr(other, at)?,
                 str: self.str_of(other, at)?,
             },

@@ -220,6 +220,9 @@ fn float_body(x: f64, kind: Option<char>, precision: Option<usize>, alternate: b
 impl Interp<'_, '_> {
     /// `format(value, spec)`.
     pub(crate) fn format_value(&mut self, value: &Val, spec: &str, at: At) -> R<String> {
+        if let Val::Temporal(t) = value {
+            return self.format_temporal(*t, spec, at);
+        }
         if spec.is_empty() {
             return self.str_of(value, at);
         }

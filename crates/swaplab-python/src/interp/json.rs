@@ -209,10 +209,12 @@ impl Interp<'_, '_> {
             }
             other => {
                 let Some(default) = encoder.default.clone() else {
-                    let message = format!(
-                        "Object of type {} is not JSON serializable",
-                        self.type_name(other)
-                    );
+                    // `o.__class__.__name__`: `datetime`, not `datetime.datetime`.
+                    let name = match other {
+                        Val::Temporal(t) => t.kind().name().to_owned(),
+                        _ => self.type_name(other),
+                    };
+                    let message = format!("Object of type {name} is not JSON serializable");
                     return Err(self.raise("TypeError", message, at));
                 };
                 let replaced = self.call_value(default, vec![other.clone()], Vec::new(), at)?;

@@ -115,6 +115,15 @@
 //!   (a dict or pairs, `doseq`, `safe`, `quote_via=quote`), `quote`, `quote_plus`,
 //!   `unquote` and `unquote_plus`, in UTF-8, with CPython's outputs. `typing` names are
 //!   for annotations only: using one at run time is outside the subset.
+//! - **`datetime` and `time`** (`datetime.rs`), on a fixed and stated clock: every run
+//!   happens at 2026-12-02T09:00:00 UTC, the instant of the network's `Date` header
+//!   ([`FIXED_DATE`] is written from it), and local time is UTC. `datetime`, `date`,
+//!   `timedelta` and `timezone` (fixed offsets) with CPython 3.11's reprs, `str()`,
+//!   arithmetic, comparisons and messages: `now(tz)`, `utcnow()`, `today()`,
+//!   `fromisoformat` (the common forms), `fromtimestamp`, `isoformat`, `strftime` (the
+//!   directives whose output depends on neither platform nor locale), `timestamp()`,
+//!   `replace`, `astimezone(tz)`; `time.time()` is the fixed instant and `time.sleep()`
+//!   returns at once. The `time` class, named zones, `fold=1` and `strptime` are outside.
 //! - **Bytes**: literals, `len`, `==` and ordering, `+`, `*`, `in`, indexing, slicing,
 //!   iteration, `bytes(…)`, `str.encode()`, `bytes.decode()` and `str(b, encoding)` in
 //!   UTF-8 (`utf-8-sig` too), ASCII and Latin-1 with the `strict`, `ignore` and
@@ -158,7 +167,7 @@
 //! a dataclass's mutable default, is raised where it is first used), and a module-level
 //! statement that binds no name (`sys.path.insert(…)`, `load_dotenv()`) is read but not
 //! run; `re`'s flags are plain `int`s (`re.I | re.M` is `10`), and `re.finditer` returns
-//! a list.
+//! a list; two equal `datetime` values are the same object for `is`.
 //!
 //! Limits, each reported where it is hit: [`MAX_STEPS`] evaluation steps per call (bulk
 //! work such as copying or searching a container costs one step per [`WORK_PER_STEP`]
@@ -174,6 +183,7 @@ mod builtins;
 mod classes;
 mod codec;
 mod compile;
+mod datetime;
 mod eval;
 mod follow;
 mod format;
@@ -196,8 +206,9 @@ use serde::Serialize;
 use swaplab_base::diagnostic::{Diagnostic, LineTable, Span};
 
 pub(crate) use ast::LambdaDef;
+pub use datetime::FIXED_DATE;
 pub use link::Library;
-pub use net::{Delivery, FIXED_DATE, HttpRequest, HttpResponse, reason_phrase};
+pub use net::{Delivery, HttpRequest, HttpResponse, reason_phrase};
 pub use os::read_dotenv;
 pub use value::PyValue;
 

@@ -26,7 +26,7 @@
 //!   (`HTTP/1.0 <code> <phrase>`, then `Server` and `Date`), and the answer is read back
 //!   from those bytes. A method the class lacks answers 501 as CPython does;
 //!   `log_message` and `log_request` are silent. The clock is fixed: `Date` is always
-//!   [`FIXED_DATE`].
+//!   [`FIXED_DATE`], written from the run's one instant, the one `datetime.now()` answers with (`datetime.rs`).
 //!
 //! - **`requests`**: `requests.get/post/put/patch/delete/head/options/request` and
 //!   `requests.Session()` (its `headers` a dict code may update), with the same keyword
@@ -43,11 +43,9 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use super::ast::At;
+use super::datetime::FIXED_DATE;
 use super::eval::{Interp, R, Signal};
 use super::runtime::{Builtin, ExcObj, Val};
-
-/// The `Date` every response of a project's handler carries: the run's fixed clock.
-pub const FIXED_DATE: &str = "Wed, 02 Dec 2026 09:00:00 GMT";
 
 /// httpx's `User-Agent`, as the version the fixtures were recorded with sends it.
 pub const HTTPX_USER_AGENT: &str = "python-httpx/0.29.0";

@@ -59,6 +59,8 @@ impl Interp<'_, '_> {
             Val::Generated(_) => "function",
             Val::Pattern(_) => "Pattern",
             Val::Match(_) => "Match",
+            Val::Temporal(t) => t.kind().type_name(),
+            Val::TemporalClass(_) => "type",
         }
         .to_owned()
     }
@@ -125,6 +127,11 @@ impl Interp<'_, '_> {
                 return Err(self.unsupported(&what, at));
             }
             return Err(self.operand_error(op, a, b, at));
+        }
+        if (matches!(a, Val::Temporal(_)) || matches!(b, Val::Temporal(_)))
+            && let Some(value) = self.temporal_binary(op, a, b, at)?
+        {
+            return Ok(value);
         }
         match (op, a, b) {
             (BinOp::Add, Val::Str(x), Val::Str(y)) => {
@@ -380,6 +387,11 @@ impl Interp<'_, '_> {
             return Ok(Val::Bool(!value.truthy()));
         }
         self.foreign(&[value], at)?;
+        if let Val::Temporal(t) = value
+            && let Some(result) = self.temporal_unary(op, *t, at)?
+        {
+            return Ok(result);
+        }
         match (op, value) {
             (UnOp::Neg, Val::Float(x)) => Ok(Val::Float(-x)),
             (UnOp::Pos, Val::Float(x)) => Ok(Val::Float(*x)),
@@ -451,6 +463,11 @@ impl Interp<'_, '_> {
             return Ok(number_cmp(a, b));
         }
         self.foreign(&[a, b], at)?;
+        if let (Val::Temporal(x), Val::Temporal(y)) = (a, b)
+            && let Some(ordering) = self.temporal_cmp(*x, *y, at)?
+        {
+            return Ok(Some(ordering));
+        }
         match (a, b) {
             (Val::Str(x), Val::Str(y)) => {
                 self.charge(x.len().min(y.len()), at)?;
@@ -566,6 +583,7 @@ impl Interp<'_, '_> {
                 true
             }
             (Val::Range(..), Val::Range(..)) => range_eq(a, b),
+            (Val::Temporal(x), Val::Temporal(y)) => Self::temporal_eq(*x, *y),
             (Val::Native(x), _) | (_, Val::Native(x))
                 if matches!(**x, super::net::Native::Url(_)) =>
             {
@@ -1075,6 +1093,8 @@ impl Interp<'_, '_> {
             }
             Val::Pattern(_) => self.re_pattern_attr(&value, name, at),
             Val::Match(_) => self.re_match_attr(&value, name, at),
+            Val::Temporal(t) => self.temporal_attr(&value, *t, name, at),
+            Val::TemporalClass(kind) => self.temporal_class_attr(*kind, name, at),
             Val::Instance(_) => self.instance_attr(&value, name, at),
             Val::Class(class) => self.class_attr(*class, name, at),
             Val::Super(method) => self.super_attr(method, name, at),
@@ -1129,6 +1149,9 @@ impl Interp<'_, '_> {
 
     /// `module.name` for the modules of the standard library the subset knows.
     pub(crate) fn module_attr(&mut self, module: StdModule, name: &str, at: At) -> R<Val> {
+        if matches!(module, StdModule::Datetime | StdModule::Time) {
+            return self.datetime_module_attr(module, name, at);
+        }
         if module == StdModule::Re
             && let Some(found) = self.re_attr(name, at)?
         {
@@ -1207,7 +1230,7 @@ impl Interp<'_, '_> {
             | StdModule::UrllibParse
             | StdModule::Requests
             | StdModule::RequestsExceptions => true,
-            StdModule::Re => false,
+            StdModule::Re | StdModule::Datetime | StdModule::Time => false,
         };
         if known || name.starts_with("__") {
             return Err(self.unsupported(&format!("`{}.{name}`", module.name()), at));
@@ -1363,6 +1386,7 @@ impl Interp<'_, '_> {
                 let exc = exc.clone();
                 self.exc_str(&exc, at)
             }
+            Val::Temporal(t) => Ok(t.text()),
             Val::Object(object) if object.model.is_some() => {
                 let mut out = String::new();
                 for (i, (name, field)) in object.fields.iter().enumerate() {
@@ -1612,6 +1636,8 @@ impl Interp<'_, '_> {
                 format!("<function {}.{}>", self.class_name(generated.class), generated.kind.name())
             }
             Val::Pattern(_) | Val::Match(_) => self.re_repr(value),
+            Val::Temporal(t) => t.repr(),
+            Val::TemporalClass(kind) => format!("<class '{}'>", kind.type_name()),
             _ => String::new(),
         }
     }
@@ -1746,6 +1772,9 @@ pub(crate) fn identical(a: &Val, b: &Val) -> bool {
         (Val::Bound(x), Val::Bound(y)) => Rc::ptr_eq(x, y),
         (Val::Pattern(x), Val::Pattern(y)) => Rc::ptr_eq(x, y),
         (Val::Match(x), Val::Match(y)) => Rc::ptr_eq(x, y),
+        // Values, not objects: equal ones are the same (`timezone.utc` is a singleton).
+        (Val::Temporal(x), Val::Temporal(y)) => x == y,
+        (Val::TemporalClass(x), Val::TemporalClass(y)) => x == y,
         (Val::Lambda(x), Val::Lambda(y)) => Rc::ptr_eq(x, y),
         (Val::Function(x), Val::Function(y)) | (Val::Model(x), Val::Model(y)) => x == y,
         (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,

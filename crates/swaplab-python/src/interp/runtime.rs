@@ -62,6 +62,10 @@ pub(crate) enum Val {
     Pattern(Rc<super::re::Compiled>),
     /// A regular-expression match (`re.Match`).
     Match(Rc<super::re::MatchObj>),
+    /// A `datetime`, `date`, `timedelta` or `timezone`.
+    Temporal(super::datetime::Temporal),
+    /// One of those classes.
+    TemporalClass(super::datetime::Kind),
     /// Something outside the subset (an imported module or name, a class): using it
     /// stops the run. The text says what it is.
     Foreign(Rc<str>),
@@ -412,6 +416,7 @@ impl Val {
             Val::Tuple(t) => !t.items.is_empty(),
             Val::Dict(d) => !d.entries.borrow().is_empty(),
             Val::Range(start, stop, step) => range_len(*start, *stop, *step) > 0,
+            Val::Temporal(t) => t.truthy(),
             _ => true,
         }
     }
@@ -568,6 +573,10 @@ pub(crate) enum Builtin {
     UnquotePlus,
     /// A function of `re`.
     Re(super::re::ReFn),
+    /// `time.time`.
+    TimeTime,
+    /// `time.sleep`.
+    TimeSleep,
 }
 
 /// The modules of the standard library the subset knows.
@@ -603,6 +612,10 @@ pub(crate) enum StdModule {
     Requests,
     /// `requests.exceptions`.
     RequestsExceptions,
+    /// `datetime`.
+    Datetime,
+    /// `time`.
+    Time,
 }
 
 impl StdModule {
@@ -625,6 +638,8 @@ impl StdModule {
             StdModule::Urllib => "urllib",
             StdModule::UrllibParse => "urllib.parse",
             StdModule::Re => "re",
+            StdModule::Datetime => "datetime",
+            StdModule::Time => "time",
         }
     }
 }
@@ -681,6 +696,8 @@ impl Builtin {
             Builtin::Unquote => "unquote",
             Builtin::UnquotePlus => "unquote_plus",
             Builtin::Re(function) => function.name(),
+            Builtin::TimeTime => "time",
+            Builtin::TimeSleep => "sleep",
         }
     }
 }
