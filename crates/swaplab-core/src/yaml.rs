@@ -192,30 +192,8 @@ pub fn python_repr(value: &Value) -> String {
     }
 }
 
-/// Python's `repr()` of a `str`: single quotes unless the text holds one and no double.
-pub fn python_str_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for ch in text.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
+/// Python's `repr()` of a `str`: the one implementation, in `swaplab_base::pytext`.
+pub use swaplab_base::pytext::str_repr as python_str_repr;
 
 /// Python's `repr(float)` (`nan`, `inf`, shortest round-trip digits otherwise).
 fn python_float(number: f64) -> String {
