@@ -23,7 +23,7 @@ use std::fmt;
 
 use crate::diff::diff_text;
 use crate::rasa::project::{MAX_FILE_BYTES, MAX_PROJECT_FILES};
-use crate::workspace::{Area, FileRef, Workspace};
+use crate::workspace::{Area, FileRef, Workspace, path_problem};
 
 /// The format version every link starts with: fragments look like `#v1…`.
 pub const VERSION_PREFIX: &str = "v1";
@@ -964,21 +964,6 @@ fn ends_early(what: &str) -> LinkError {
 
 fn too_big(what: &str) -> LinkError {
     malformed(format!("{what} is an impossible number"))
-}
-
-/// What is wrong with a path by [`FileRef`]'s rules, if anything.
-fn path_problem(path: &str) -> Option<&'static str> {
-    if path.is_empty() {
-        Some("is empty")
-    } else if path.starts_with('/') {
-        Some("starts with '/'")
-    } else if path.contains('\0') {
-        Some("contains a NUL character")
-    } else if path.split('/').any(|segment| segment == "..") {
-        Some("climbs out of its folder with '..'")
-    } else {
-        None
-    }
 }
 
 fn valid_example_id(id: &str) -> bool {

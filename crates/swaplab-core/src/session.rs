@@ -99,42 +99,19 @@ pub enum Action {
     },
 }
 
-/// Longest path a file may have, in bytes.
-pub const MAX_PATH_BYTES: usize = 1024;
-
-/// What is wrong with `path` as a file's path inside an area, if anything: it must be
-/// relative, `/`-separated, with no empty, `.` or `..` segment and no control character.
-pub fn path_problem(path: &str) -> Option<&'static str> {
-    let problem = if path.is_empty() {
-        "is empty"
-    } else if path.len() > MAX_PATH_BYTES {
-        "is longer than 1024 bytes"
-    } else if path.starts_with('/') {
-        "starts with “/”"
-    } else if path.ends_with('/') {
-        "ends with “/”, which names a folder"
-    } else if path.chars().any(char::is_control) {
-        "contains a control character"
-    } else if path.contains('\\') {
-        "contains “\\”: folders are separated by “/”"
-    } else if path.split('/').any(str::is_empty) {
-        "has an empty folder name (“//”)"
-    } else if path.split('/').any(|segment| segment == "..") {
-        "climbs out of its folder with “..”"
-    } else if path.split('/').any(|segment| segment == ".") {
-        "has a “.” folder"
-    } else {
-        return None;
-    };
-    Some(problem)
-}
+pub use crate::workspace::{MAX_PATH_BYTES, path_problem};
 
 /// Why `action` would be refused on `workspace`, or `Ok` when [`Session::apply`] would
 /// carry it out. Pure: shells call it to show the reason before dispatching.
 pub fn check(workspace: &Workspace, action: &Action) -> Result<(), String> {
     match action {
-        Action::Open(_) | Action::Edit { .. } | Action::Load { .. } | Action::Imported { .. } => {
-            Ok(())
+        Action::Open(_) | Action::Imported { .. } => Ok(()),
+        // A file an edit creates, and every file a load brings, follow the same path rule
+        // as a file the reader adds, with the editor's words.
+        Action::Edit { file, .. } if workspace.file(file).is_none() => bad_path(file),
+        Action::Edit { .. } => Ok(()),
+        Action::Load { workspace: loaded, open, .. } => {
+            loaded.files().map(|(file, _)| file).chain(open.clone()).try_for_each(|f| bad_path(&f))
         }
         Action::AddFile { file } => check_new_file(workspace, file, None),
         Action::Rename { from, to } => {
@@ -165,14 +142,20 @@ pub fn check_all(workspace: &Workspace, actions: &[Action]) -> Result<(), String
 }
 
 /// Whether `file` can be created, `renaming` (if any) being about to disappear.
+/// The editor's refusal of a path that breaks [`path_problem`]'s rule.
+fn bad_path(file: &FileRef) -> Result<(), String> {
+    match path_problem(&file.path) {
+        Some(problem) => Err(format!("“{}” {problem}.", file.path)),
+        None => Ok(()),
+    }
+}
+
 fn check_new_file(
     workspace: &Workspace,
     file: &FileRef,
     renaming: Option<&FileRef>,
 ) -> Result<(), String> {
-    if let Some(problem) = path_problem(&file.path) {
-        return Err(format!("“{}” {problem}.", file.path));
-    }
+    bad_path(file)?;
     if workspace.file(file).is_some() {
         return Err(format!("{file} already exists."));
     }
@@ -428,6 +411,11 @@ pub enum DraftError {
         /// What was wrong.
         message: String,
     },
+    /// A file's path breaks the one path rule ([`path_problem`]): the editor's refusal.
+    BadPath {
+        /// The refusal, in the editor's words.
+        message: String,
+    },
 }
 
 impl fmt::Display for DraftError {
@@ -443,6 +431,9 @@ impl fmt::Display for DraftError {
             ),
             DraftError::Malformed { line, column, message } => {
                 write!(f, "the saved draft is damaged at {line}:{column}: {message}")
+            }
+            DraftError::BadPath { message } => {
+                write!(f, "the saved draft holds a file whose path is refused: {message}")
             }
         }
     }
@@ -483,6 +474,11 @@ pub fn decode_draft(text: &str) -> Result<Session, DraftError> {
         return Err(DraftError::UnknownVersion { version });
     }
     let stored: StoredDraft<Workspace> = serde_json::from_str(text).map_err(malformed)?;
+    // The same rule as every load: a draft written before it, or edited by hand, says
+    // which path it breaks rather than loading a file no editor action could make.
+    for (file, _) in stored.workspace.files() {
+        bad_path(&file).map_err(|message| DraftError::BadPath { message })?;
+    }
     let mut session = Session::new(stored.example, stored.workspace);
     session.imported = stored.imported;
     if let Some(open) = stored.open {

@@ -217,3 +217,34 @@ impl Workspace {
         }
     }
 }
+
+/// Longest path a file may have, in bytes: the one path rule, used by the editor, the
+/// import, permalinks and every load.
+pub const MAX_PATH_BYTES: usize = 1024;
+
+/// What is wrong with `path` as a file's path inside an area, if anything: it must be
+/// relative, `/`-separated, with no empty, `.` or `..` segment and no control character.
+pub fn path_problem(path: &str) -> Option<&'static str> {
+    let problem = if path.is_empty() {
+        "is empty"
+    } else if path.len() > MAX_PATH_BYTES {
+        "is longer than 1024 bytes"
+    } else if path.starts_with('/') {
+        "starts with “/”"
+    } else if path.ends_with('/') {
+        "ends with “/”, which names a folder"
+    } else if path.chars().any(char::is_control) {
+        "contains a control character"
+    } else if path.contains('\\') {
+        "contains “\\”: folders are separated by “/”"
+    } else if path.split('/').any(str::is_empty) {
+        "has an empty folder name (“//”)"
+    } else if path.split('/').any(|segment| segment == "..") {
+        "climbs out of its folder with “..”"
+    } else if path.split('/').any(|segment| segment == ".") {
+        "has a “.” folder"
+    } else {
+        return None;
+    };
+    Some(problem)
+}

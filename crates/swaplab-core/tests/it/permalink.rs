@@ -577,12 +577,18 @@ fn oversized_files_are_refused_by_their_declared_length() {
 
 #[test]
 fn paths_that_break_the_file_ref_rules_are_refused() {
-    let cases: [(u8, &[u8], &str); 8] = [
-        (0, b"../etc/passwd", "climbs out of its folder with '..'"),
-        (0, b"skills/../../x", "climbs out of its folder with '..'"),
-        (1, b"..", "climbs out of its folder with '..'"),
-        (1, b"/etc/passwd", "starts with '/'"),
-        (2, b"a\0b", "contains a NUL character"),
+    // The one path rule the editor, the import and every load use (`path_problem`).
+    let cases: [(u8, &[u8], &str); 13] = [
+        (0, b"../etc/passwd", "climbs out of its folder with “..”"),
+        (0, b"skills/../../x", "climbs out of its folder with “..”"),
+        (1, b"..", "climbs out of its folder with “..”"),
+        (1, b"/etc/passwd", "starts with “/”"),
+        (2, b"a\0b", "contains a control character"),
+        (2, b"a\x1b[31mb", "contains a control character"),
+        (0, b"skills\\x\\skill.md", "contains “\\”: folders are separated by “/”"),
+        (0, b"skills//skill.md", "has an empty folder name (“//”)"),
+        (0, b"skills/", "ends with “/”, which names a folder"),
+        (0, b"./skill.md", "has a “.” folder"),
         (2, b"", "is empty"),
         (9, b"x.md", "is in no known area"),
         (3, b"\xff.yml", "is not valid UTF-8"),
@@ -598,7 +604,7 @@ fn paths_that_break_the_file_ref_rules_are_refused() {
     let payload = [&[0, 2][..], &[1, b'/'][..], &[0]].concat();
     assert!(matches!(
         refused(decode_payload(Form::Full, &payload)),
-        LinkError::BadPath { reason: "starts with '/'", .. }
+        LinkError::BadPath { reason: "starts with “/”", .. }
     ));
     // `..` inside a name is a name.
     let ok = decode_payload(Form::Full, &full_payload(&[(0, b"a..b/..c", b"x")])).unwrap();
@@ -697,7 +703,9 @@ fn every_refusal_reads_as_one_banner_sentence() {
         LinkError::Malformed { what: "x".into() },
         LinkError::TooManyFiles { count: 2_001 },
         LinkError::FileTooLarge { path: "after/a.md".into(), bytes: 2 << 20 },
-        LinkError::BadPath { path: "../a".into(), reason: "climbs out of its folder with '..'" },
+        LinkError::BadPath {
+            path: "../a".into(), reason: "climbs out of its folder with “..”"
+        },
         LinkError::NotUtf8 { what: "file after/a.md".into() },
         LinkError::UnknownExample { id: "nope".into() },
         LinkError::PatchDoesNotApply { file: "after/a.md".into(), reason: "x".into() },

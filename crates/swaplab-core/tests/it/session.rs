@@ -419,3 +419,57 @@ fn several_actions_are_checked_together_on_a_copy() {
     );
     assert_eq!(session.workspace, Rc::new(workspace()), "nothing is applied");
 }
+
+#[test]
+fn a_load_or_an_edit_with_a_bad_path_is_refused_in_the_editors_words() {
+    let mut session = Session::new(None, Workspace::default());
+    let mut sneaky = Workspace::default();
+    sneaky.set_file(&FileRef::new(Area::Before, "skills\\x\\skill.md"), "x");
+    let load = Action::Load { example: None, imported: None, workspace: sneaky, open: None };
+    assert_eq!(
+        session.try_apply(load),
+        Err("“skills\\x\\skill.md” contains “\\”: folders are separated by “/”.".to_owned())
+    );
+    assert!(session.workspace.is_empty(), "nothing was loaded");
+    // The same words the editor gives when a reader adds that file.
+    let add = Action::AddFile { file: FileRef::new(Area::Before, "skills\\x\\skill.md") };
+    assert_eq!(
+        check(&session.workspace, &add),
+        check(
+            &session.workspace,
+            &Action::Load {
+                example: None,
+                imported: None,
+                workspace: {
+                    let mut w = Workspace::default();
+                    w.set_file(&FileRef::new(Area::Before, "skills\\x\\skill.md"), "x");
+                    w
+                },
+                open: None,
+            }
+        )
+    );
+    // An edit that would create a file is held to the rule; one of an existing file is not
+    // a new path.
+    let edit = Action::Edit { file: FileRef::new(Area::Crm, "a//b.yml"), text: "x".into() };
+    assert_eq!(
+        session.try_apply(edit),
+        Err("“a//b.yml” has an empty folder name (“//”).".to_owned())
+    );
+    // An open file outside the loaded files is held to it too.
+    let open = Action::Load {
+        example: None,
+        imported: None,
+        workspace: Workspace::default(),
+        open: Some(FileRef::new(Area::After, "/etc/passwd")),
+    };
+    assert_eq!(session.try_apply(open), Err("“/etc/passwd” starts with “/”.".to_owned()));
+    // A stored draft is held to it when it is read back, with the same words.
+    let mut old = Workspace::default();
+    old.set_file(&FileRef::new(Area::Crm, "notes\\a.yml"), "x");
+    let err = decode_draft(&encode_draft(&Session::new(None, old))).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the saved draft holds a file whose path is refused: “notes\\a.yml” contains “\\”: folders are separated by “/”."
+    );
+}
