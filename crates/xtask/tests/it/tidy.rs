@@ -1,7 +1,9 @@
 //! The rules: every Rust file opens with `//!`; no `dbg!`, `todo!` or `unimplemented!`
 //! is committed; `swaplab-core` depends only on crates from an allowlist, never on
 //! anything that reaches a browser, a runtime, a clock or randomness; and the crates in
-//! the site's wasm sort through `swaplab_core::order`, never the standard sort.
+//! the site's wasm sort through `swaplab_core::order`, never the standard sort; every
+//! counted noun goes through `words::count`; and the core's layers point one way
+//! (`CORE_LAYERS`, with the upward uses still to remove listed in `KNOWN_UPWARD`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -313,4 +315,134 @@ fn the_counted_noun_check_finds_a_straggler_and_passes_a_counted_one() {
     assert!(uncounted_plurals("    format!(\"at most {MAX_FILES} files\")\n").is_empty());
     assert!(uncounted_plurals("    format!(\"{its} files\") // not a count\n").is_empty());
     assert!(uncounted_plurals("    format!(\"{name} filesystem\")\n").is_empty());
+}
+
+/// The core's layers, lowest first: a module may use its own layer and the ones below,
+/// never one above. Leaves know nothing of Swap Lab; the readers read files; the
+/// simulation runs what they read; the judgements judge a simulation; the top composes
+/// them for the shells.
+const CORE_LAYERS: &[(&str, &[&str])] = &[
+    ("leaves", &["diagnostic", "order", "words", "workspace", "difflib", "markdown", "highlight"]),
+    ("readers", &["yaml", "python", "rasa"]),
+    ("the simulation", &["sim"]),
+    ("judgements", &["proof", "review", "semantic", "diff"]),
+    ("the top", &["memo", "session", "permalink", "archive", "layout"]),
+];
+
+/// Upward uses that exist today, each (file, module it uses). Issue 23 moves the memo
+/// to the top as an `analysis` module built from a readers' cache and a simulation's
+/// cache; until then these are the only ones allowed. The test fails on any other, and
+/// on a listed one that is gone, so the list only shrinks.
+const KNOWN_UPWARD: &[(&str, &str)] = &[
+    ("rasa/project.rs", "memo"),
+    ("rasa/workspace.rs", "memo"),
+    ("sim/agent.rs", "memo"),
+    ("sim/attack.rs", "memo"),
+    ("sim/mod.rs", "memo"),
+];
+
+fn layer_of(module: &str) -> Option<usize> {
+    let module = match module {
+        "Area" | "FileRef" | "Project" | "Workspace" => "workspace",
+        other => other,
+    };
+    CORE_LAYERS.iter().position(|(_, modules)| modules.contains(&module))
+}
+
+/// The core modules `text` names through `crate::`, including inside `use crate::{…}`.
+fn crate_uses(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("crate::") {
+        let after = &rest[at + "crate::".len()..];
+        if let Some(group) = after.strip_prefix('{') {
+            let inner = &group[..group.find('}').unwrap_or(group.len())];
+            for part in inner.split(',') {
+                let name: String = part
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.is_empty() {
+                    found.push(name);
+                }
+            }
+        } else {
+            let name: String =
+                after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            found.push(name);
+        }
+        rest = after;
+    }
+    found
+}
+
+/// Every use of a higher layer in `files` (path under `src/`, text): (path, module).
+fn upward_uses(files: &[(String, String)]) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (path, text) in files {
+        let module = path.split('/').next().unwrap_or_default().trim_end_matches(".rs");
+        let Some(own) = layer_of(module) else { continue };
+        for used in crate_uses(text) {
+            if layer_of(&used).is_some_and(|layer| layer > own)
+                && !found.contains(&(path.clone(), used.clone()))
+            {
+                found.push((path.clone(), used));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn the_cores_layers_point_one_way() {
+    let src = root().join("crates/swaplab-core/src");
+    let mut files = Vec::new();
+    let mut paths = Vec::new();
+    rust_files(&src, &mut paths);
+    for path in paths {
+        let relative = path.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        if relative == "lib.rs" {
+            continue;
+        }
+        let module = relative.split('/').next().unwrap().trim_end_matches(".rs").to_owned();
+        assert!(
+            layer_of(&module).is_some(),
+            "{relative}: `{module}` is in no layer of CORE_LAYERS"
+        );
+        files.push((relative, fs::read_to_string(&path).unwrap()));
+    }
+    let found = upward_uses(&files);
+    let known: Vec<(String, String)> =
+        KNOWN_UPWARD.iter().map(|(p, m)| ((*p).to_owned(), (*m).to_owned())).collect();
+    let new: Vec<String> = found
+        .iter()
+        .filter(|use_| !known.contains(use_))
+        .map(|(path, module)| format!("crates/swaplab-core/src/{path} uses crate::{module}"))
+        .collect();
+    assert!(new.is_empty(), "a module uses a layer above its own:\n{}", new.join("\n"));
+    let gone: Vec<String> = known
+        .iter()
+        .filter(|use_| !found.contains(use_))
+        .map(|(path, module)| format!("{path} -> {module}"))
+        .collect();
+    assert!(gone.is_empty(), "fixed, so take them out of KNOWN_UPWARD: {}", gone.join(", "));
+}
+
+#[test]
+fn the_layer_check_catches_a_deliberate_upward_import() {
+    // A reader that reached into the simulation, and a leaf into the judgements.
+    let files = vec![
+        ("rasa/skill/mod.rs".to_owned(), "use crate::sim::attack::is_id_like;\n".to_owned()),
+        ("words.rs".to_owned(), "use crate::{order, review::Verdict};\n".to_owned()),
+        ("review.rs".to_owned(), "use crate::sim::Simulation;\nuse crate::yaml;\n".to_owned()),
+    ];
+    assert_eq!(
+        upward_uses(&files),
+        [
+            ("rasa/skill/mod.rs".to_owned(), "sim".to_owned()),
+            ("words.rs".to_owned(), "review".to_owned()),
+        ]
+    );
 }
