@@ -10,6 +10,7 @@
 //! lexer, scanner and interpreter). Neither depends on the core.
 
 pub mod archive;
+pub mod cache;
 pub use swaplab_base::diagnostic;
 pub mod diff;
 pub mod difflib;

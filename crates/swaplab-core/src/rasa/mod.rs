@@ -1,6 +1,7 @@
 //! Rasa 3.21 project files read the way Rasa reads them: skills, config, memory, imports.
 
 pub mod arguments;
+pub mod cache;
 pub mod condition;
 pub mod findings;
 pub mod imports;

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
-use crate::memo::Memo;
 use crate::python::{ToolFunction, ToolModule, scan_tool_module};
+use crate::rasa::cache::ReadCache;
 use crate::rasa::findings;
 use crate::rasa::imports::{FRAMEWORK_TOOL_NAMES, ImportRef, parse_import};
 use crate::rasa::integrations::{Integrations, read_integrations};
@@ -248,13 +248,13 @@ fn declared_names(skill: &Skill) -> BTreeSet<String> {
 
 /// Reads a project. Never fails: problems are diagnostics.
 pub fn read_project(project: &Project) -> ProjectReport {
-    Arc::unwrap_or_clone(read_project_with(project, &mut Memo::once()))
+    Arc::unwrap_or_clone(read_project_with(project, &mut ReadCache::default()))
 }
 
 /// [`read_project`], reusing what `memo` kept from the last run: the whole report when
 /// no file of the project changed (a reader's edit on one side leaves the other as it
 /// was), else each skill directory and tool module whose files did not change.
-pub fn read_project_with(project: &Project, memo: &mut Memo) -> Arc<ProjectReport> {
+pub fn read_project_with(project: &Project, memo: &mut ReadCache) -> Arc<ProjectReport> {
     let mut diagnostics = Vec::new();
     let total = project.len();
     // Path order, so a folder's files are one range of the map.

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::memo::Memo;
 use crate::python::{McpServerModule, McpTool, Schema, scan_mcp_server};
+use crate::rasa::cache::ReadCache;
 use crate::rasa::project::{ProjectReport, read_project_with};
 use crate::workspace::Workspace;
 
@@ -59,11 +59,11 @@ impl WorkspaceReport {
 
 /// Reads a workspace. The server is the first `.py` file of the server area.
 pub fn read_workspace(workspace: &Workspace) -> WorkspaceReport {
-    read_workspace_with(workspace, &mut Memo::once())
+    read_workspace_with(workspace, &mut ReadCache::default())
 }
 
 /// [`read_workspace`], reusing what `memo` read before from the same files.
-pub fn read_workspace_with(workspace: &Workspace, memo: &mut Memo) -> WorkspaceReport {
+pub fn read_workspace_with(workspace: &Workspace, memo: &mut ReadCache) -> WorkspaceReport {
     // The server is the file that makes a FastMCP server; the others are its modules.
     let python = || workspace.server.files().filter(|(path, _)| path.ends_with(".py"));
     let server_file =

@@ -14,13 +14,13 @@ use serde::Serialize;
 use super::json::{self, Value};
 use super::mcp::McpServer;
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
-use crate::memo::Memo;
 use crate::python::{Library, Program, ToolFunction, compile_linked};
 use crate::rasa::imports::{ImportRef, parse_import};
 use crate::rasa::integrations::ParsedUrl;
 use crate::rasa::memory::SkillMemory;
 use crate::rasa::project::ProjectReport;
 use crate::rasa::skill::{GatedTool, OrderedBlock, Skill};
+use crate::sim::cache::SimCache;
 use crate::workspace::Project;
 
 /// Code for a server the workspace's server file does not answer for (ours).
@@ -123,14 +123,14 @@ fn blocks_load(d: &Diagnostic) -> bool {
 
 /// The interpreter's reading of every tool module of a project, by path.
 pub fn compile_tools(report: &ProjectReport, project: &Project) -> BTreeMap<String, Arc<Program>> {
-    compile_tools_with(report, project, &mut Memo::once())
+    compile_tools_with(report, project, &mut SimCache::default())
 }
 
 /// [`compile_tools`], reusing the modules `memo` compiled before from the same text.
 pub fn compile_tools_with(
     report: &ProjectReport,
     project: &Project,
-    memo: &mut Memo,
+    memo: &mut SimCache,
 ) -> BTreeMap<String, Arc<Program>> {
     let library = python_library(project);
     crate::order::map_of(

@@ -18,6 +18,7 @@
 
 pub mod agent;
 pub mod attack;
+pub mod cache;
 pub mod conversation;
 pub mod crm;
 pub mod host;
@@ -30,10 +31,11 @@ pub mod trace;
 
 use serde::Serialize;
 
-use crate::memo::{KeptAttacks, Memo};
 use crate::python::compile_linked;
+use crate::rasa::cache::ReadCache;
 use crate::rasa::workspace::{WorkspaceReport, read_workspace_with};
 use crate::workspace::{Area, Project, Workspace};
+use cache::{KeptAttacks, SimCache};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -73,7 +75,7 @@ pub struct Simulation {
     /// Each side's tool modules, compiled once for the interpreter.
     programs: [BTreeMap<String, Arc<Program>>; 2],
     /// The memo's table of attacks and this run's number (none without a memo).
-    kept_attacks: Option<(Arc<Mutex<KeptAttacks>>, u64)>,
+    pub(crate) kept_attacks: Option<(Arc<Mutex<KeptAttacks>>, u64)>,
 }
 
 /// Both sides of the attack.
@@ -88,16 +90,18 @@ pub struct AttackPair {
 impl Simulation {
     /// Reads the workspace.
     pub fn new(workspace: &Workspace) -> Simulation {
-        Simulation::with_memo(workspace, &mut Memo::once())
+        Simulation::read_with(workspace, &mut ReadCache::default(), &mut SimCache::default())
     }
 
-    /// Reads the workspace, reusing whatever `memo` made before from the same files —
-    /// the same simulation [`Simulation::new`] builds, made faster by a memo the caller
-    /// keeps between reruns (one edit changes one file). Drops from `memo` what this
-    /// workspace no longer uses.
-    pub fn with_memo(workspace: &Workspace, memo: &mut Memo) -> Simulation {
-        memo.start_run();
-        let report = read_workspace_with(workspace, memo);
+    /// Reads the workspace with the readers' and the simulation's caches (the memo's,
+    /// for [`Simulation::with_memo`] in [`crate::memo`], which numbers the runs; empty
+    /// ones keep nothing). The kept attacks are the memo's to hand over.
+    pub(crate) fn read_with(
+        workspace: &Workspace,
+        read: &mut ReadCache,
+        memo: &mut SimCache,
+    ) -> Simulation {
+        let report = read_workspace_with(workspace, read);
         let server = match (&report.server_file, &report.server) {
             (Some(file), Some(module)) => {
                 let text = workspace.server.file(file).unwrap_or_default();
@@ -148,9 +152,7 @@ impl Simulation {
             compile_tools_with(&report.before, &workspace.before, memo),
             compile_tools_with(&report.after, &workspace.after, memo),
         ];
-        memo.finish_run();
-        let kept_attacks = memo.attacks();
-        Simulation { report, server, seed, scripts, programs, kept_attacks }
+        Simulation { report, server, seed, scripts, programs, kept_attacks: None }
     }
 
     /// The project report of one side.
