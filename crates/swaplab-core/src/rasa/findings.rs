@@ -9,11 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diagnostic::{Diagnostic, Phase, Span};
-use crate::rasa::condition;
 use crate::rasa::imports::{FRAMEWORK_TOOL_NAMES, ImportRef, parse_import};
 use crate::rasa::memory::{SkillMemory, readable_keys};
 use crate::rasa::project::ProjectReport;
-use crate::rasa::skill::{Skill, StepKind, find_at_references, session_parameter};
+use crate::rasa::skill::{Skill, StepKind, session_parameter};
 
 /// The bundled default skills (`rasa/mantle/default_skills/`), which alone may set
 /// `routing.is_default`.
@@ -176,97 +175,6 @@ fn tool_findings(skill: &Skill, visible: &BTreeSet<String>, push: &mut Push<'_>)
     }
 }
 
-/// What [`train_findings`] reads in one prose paragraph, found by text alone (see
-/// [`ProseSegment::scan`](crate::rasa::skill::ProseSegment)).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ProseScan {
-    /// `@skill.<id>` targets, in order.
-    skill_refs: Vec<String>,
-    /// `@tool.<name>` names, in order.
-    tool_refs: Vec<String>,
-    /// Words with a `_` (possible bare skill mentions), sorted, without repeats.
-    underscored: Vec<String>,
-    /// `@…` tokens that are not complete references.
-    incomplete: Vec<String>,
-    /// `@memory…` tokens and what they name.
-    memory_refs: Vec<(String, Option<(String, String)>)>,
-    /// The memory keys the paragraph's `if:` condition reads (none when it does not parse).
-    condition_keys: Vec<String>,
-}
-
-impl ProseScan {
-    /// Scans one paragraph's `text` and its `if:` condition.
-    pub fn of(text: &str, condition: Option<&str>) -> ProseScan {
-        let owned =
-            |found: Vec<(usize, &str)>| found.into_iter().map(|(_, s)| s.to_owned()).collect();
-        let mut underscored: Vec<String> =
-            underscored_words(text).into_iter().map(str::to_owned).collect();
-        crate::order::sort(&mut underscored);
-        underscored.dedup();
-        ProseScan {
-            skill_refs: owned(find_at_references(text, "skill")),
-            tool_refs: owned(find_at_references(text, "tool")),
-            underscored,
-            incomplete: incomplete_at_references(text),
-            memory_refs: memory_references(text),
-            condition_keys: condition
-                .and_then(|text| condition::parse(text).ok())
-                .map(|expr| condition::memory_keys(&expr))
-                .unwrap_or_default(),
-        }
-    }
-}
-
-/// `@…` tokens that look like references but are not complete ones.
-fn incomplete_at_references(text: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for kind in ["skill", "block", "tool"] {
-        let marker = format!("@{kind}");
-        let complete: BTreeSet<usize> =
-            crate::order::set_of(find_at_references(text, kind).into_iter().map(|(at, _)| at));
-        let mut search = 0;
-        while let Some(n) = text[search..].find(&marker) {
-            let at = search + n;
-            search = at + 1;
-            let before_ok =
-                !text[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let after = text[at + marker.len()..].chars().next();
-            let continues = after.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            if before_ok && !continues && !complete.contains(&at) {
-                let end = text[at..].find(char::is_whitespace).map_or(text.len(), |n| at + n);
-                found.push(
-                    text[at..end].trim_end_matches([',', ';', ':', ')', '!', '?']).to_owned(),
-                );
-            }
-        }
-    }
-    found
-}
-
-/// `@memory.<ns>.<entry>` tokens: `(token, Some((ns, entry)))`, or `None` when incomplete.
-fn memory_references(text: &str) -> Vec<(String, Option<(String, String)>)> {
-    let mut found = Vec::new();
-    let mut search = 0;
-    while let Some(n) = text[search..].find("@memory") {
-        let at = search + n;
-        search = at + 1;
-        let rest = &text[at + "@memory".len()..];
-        let token_len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-' || c == '.'))
-            .unwrap_or(rest.len());
-        let token = rest[..token_len].trim_end_matches('.');
-        let parts: Vec<&str> = token.strip_prefix('.').unwrap_or("").split('.').collect();
-        let shown = format!("@memory{token}");
-        match parts.as_slice() {
-            [ns, entry] if !ns.is_empty() && !entry.is_empty() => {
-                found.push((shown, Some(((*ns).to_owned(), (*entry).to_owned()))));
-            }
-            _ => found.push((shown, None)),
-        }
-    }
-    found
-}
-
 /// §2.6: `@skill`, `@tool`, `@memory` and lookalikes in prose, and `if:` conditions.
 fn prose_findings(
     report: &ProjectReport,
@@ -379,33 +287,6 @@ fn prose_findings(
             );
         }
     }
-}
-
-/// The words of `text` (runs of letters, digits and `_`) that contain a `_` and are not
-/// written after a `.`, so neither `@skill.<id>` nor `session.<ns>.<entry>` counts as a
-/// bare mention. Found from each `_` outwards, so plain prose costs a byte search.
-fn underscored_words(text: &str) -> Vec<&str> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    let mut words = Vec::new();
-    let mut search = 0;
-    while let Some(n) = text[search..].find('_') {
-        let at = search + n;
-        let start = text[..at]
-            .char_indices()
-            .rev()
-            .take_while(|&(_, c)| is_word(c))
-            .last()
-            .map_or(at, |(i, _)| i);
-        let end = text[at..]
-            .char_indices()
-            .find(|&(_, c)| !is_word(c))
-            .map_or(text.len(), |(i, _)| at + i);
-        if !text[..start].ends_with('.') {
-            words.push(&text[start..end]);
-        }
-        search = end.max(at + 1);
-    }
-    words
 }
 
 /// §2.8 and §7.2: execute parameters, collect and set_memory entries.

@@ -174,7 +174,7 @@ pub(super) fn prose_segments(
             }
             let body_offset = offset + (body_text.as_ptr() as usize - paragraph.as_ptr() as usize);
             segments.push(ProseSegment {
-                scan: crate::rasa::findings::ProseScan::of(body_text, Some(condition)),
+                scan: ProseScan::of(body_text, Some(condition)),
                 condition: Some(condition.to_owned()),
                 text: body_text.to_owned(),
                 span,
@@ -182,7 +182,7 @@ pub(super) fn prose_segments(
             });
         } else {
             segments.push(ProseSegment {
-                scan: crate::rasa::findings::ProseScan::of(paragraph, None),
+                scan: ProseScan::of(paragraph, None),
                 condition: None,
                 text: paragraph.to_owned(),
                 span,

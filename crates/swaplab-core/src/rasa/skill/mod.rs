@@ -28,8 +28,8 @@ use body::*;
 pub use findings::session_parameter;
 use findings::*;
 use frontmatter::*;
-pub use references::find_at_references;
 use references::*;
+pub use references::{ProseScan, find_at_references};
 
 /// A `tool_constraints` entry or a block `tools:` entry: Rasa's `GatedTool`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -96,7 +96,7 @@ pub struct ProseSegment {
     /// What the cross-file train findings look for in `text`, found once here: a memo
     /// then keeps it with an unchanged skill, and a rerun only looks the names up.
     #[serde(skip)]
-    pub scan: crate::rasa::findings::ProseScan,
+    pub scan: ProseScan,
 }
 
 /// `next:` on a step.
