@@ -1,6 +1,7 @@
 //! Python's text rules that more than one reader needs: `repr()` of a `str` (the YAML
 //! readers quote keys with it, Rasa's and pydantic's messages show values with it, the
-//! interpreter prints with it) and `str.isprintable()`, which decides what it escapes.
+//! interpreter prints with it), `str.isprintable()`, which decides what it escapes, and
+//! `repr()` of a `float`.
 //! One implementation, so a message and the interpreter never quote differently.
 
 /// Whether Python's `str.isprintable()` holds for `c` (approximated: controls,
@@ -67,6 +68,46 @@ pub fn str_repr(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     repr_str(s, &mut out);
     out
+}
+
+/// Python's `repr(float)`: the shortest digits that round-trip, fixed notation for
+/// exponents from -4 to 15, else `d.ddde+XX`; NaN and the infinities as `json.dumps`
+/// writes them (`NaN`, `Infinity`, `-Infinity`), the callers' one use of them.
+pub fn float_repr(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    let scientific = format!("{value:e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    if (-4..16).contains(&exponent) {
+        let point = exponent + 1;
+        let body = if point <= 0 {
+            let zeros = usize::try_from(-point).unwrap_or(0);
+            format!("0.{}{digits}", "0".repeat(zeros))
+        } else {
+            let point = usize::try_from(point).unwrap_or(0);
+            if digits.len() <= point {
+                format!("{digits}{}.0", "0".repeat(point - digits.len()))
+            } else {
+                format!("{}.{}", &digits[..point], &digits[point..])
+            }
+        };
+        format!("{sign}{body}")
+    } else {
+        let (head, tail) = digits.split_at(1.min(digits.len()));
+        let fraction = if tail.is_empty() { String::new() } else { format!(".{tail}") };
+        let exp_sign = if exponent < 0 { '-' } else { '+' };
+        format!("{sign}{head}{fraction}e{exp_sign}{:02}", exponent.unsigned_abs())
+    }
 }
 
 #[cfg(test)]

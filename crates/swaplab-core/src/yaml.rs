@@ -202,7 +202,7 @@ fn python_float(number: f64) -> String {
     } else if number.is_infinite() {
         if number > 0.0 { "inf" } else { "-inf" }.to_owned()
     } else {
-        crate::python::float_repr(number)
+        swaplab_base::pytext::float_repr(number)
     }
 }
 

@@ -54,8 +54,8 @@ pub use interp::{
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};
 pub use pydantic::Extra;
-pub use schema::float_repr;
 pub use schema::{Additional, Entries, Schema, Value};
+pub use swaplab_base::pytext::float_repr;
 pub use tools::UNSUPPORTED;
 pub use tools::{ToolFunction, ToolModule, scan_tool_module};
 

@@ -7,6 +7,8 @@
 
 use std::io;
 
+use swaplab_base::pytext::float_repr;
+
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
@@ -234,44 +236,5 @@ impl serde_json::ser::Formatter for PythonFormatter {
             }
         }
         Ok(())
-    }
-}
-
-/// Python's `repr(float)`: the shortest digits that round-trip, fixed notation for
-/// exponents from -4 to 15, else `d.ddde+XX`.
-pub fn float_repr(value: f64) -> String {
-    if value.is_nan() {
-        return "NaN".to_owned();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
-    }
-    let scientific = format!("{value:e}");
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    if (-4..16).contains(&exponent) {
-        let point = exponent + 1;
-        let body = if point <= 0 {
-            let zeros = usize::try_from(-point).unwrap_or(0);
-            format!("0.{}{digits}", "0".repeat(zeros))
-        } else {
-            let point = usize::try_from(point).unwrap_or(0);
-            if digits.len() <= point {
-                format!("{digits}{}.0", "0".repeat(point - digits.len()))
-            } else {
-                format!("{}.{}", &digits[..point], &digits[point..])
-            }
-        };
-        format!("{sign}{body}")
-    } else {
-        let (head, tail) = digits.split_at(1.min(digits.len()));
-        let fraction = if tail.is_empty() { String::new() } else { format!(".{tail}") };
-        let exp_sign = if exponent < 0 { '-' } else { '+' };
-        format!("{sign}{head}{fraction}e{exp_sign}{:02}", exponent.unsigned_abs())
     }
 }
