@@ -6,9 +6,10 @@
 //! check that every start fails its goal and every solution passes it; the exercise
 //! page runs the same [`Evaluation`] on every edit.
 
+use swaplab_core::analysis::Analysis;
 use swaplab_core::diagnostic::Position;
-use swaplab_core::proof::{Proof, prove_with};
-use swaplab_core::review::{Review, Verdict, review_with};
+use swaplab_core::proof::Proof;
+use swaplab_core::review::{Review, Verdict};
 use swaplab_core::sim::agent::Target;
 use swaplab_core::sim::{Side, Simulation};
 use swaplab_core::words::count;
@@ -233,10 +234,15 @@ impl Evaluation {
         workspace: &Workspace,
         pointed: Option<&(FileRef, u32)>,
     ) -> Evaluation {
-        let sim = Simulation::new(workspace);
-        let proof = prove_with(workspace, &sim);
-        let review = review_with(&sim, &Default::default());
-        Evaluation::of(exercise, workspace, &sim, &proof, &review, pointed)
+        let analysis = Analysis::of(workspace);
+        Evaluation::of(
+            exercise,
+            workspace,
+            &analysis.sim,
+            &analysis.proof,
+            &analysis.review,
+            pointed,
+        )
     }
 }
 

@@ -25,10 +25,9 @@
 //! [`Expectation::observe`].
 
 use swaplab_core::Workspace;
-use swaplab_core::proof::prove_with;
-use swaplab_core::review::{ReviewOutcome, Verdict, review_with};
-use swaplab_core::sim::attack::AttackOptions;
-use swaplab_core::sim::{Side, Simulation};
+use swaplab_core::analysis::Analysis;
+use swaplab_core::review::{ReviewOutcome, Verdict};
+use swaplab_core::sim::Side;
 use swaplab_core::yaml::{Node, Value};
 
 /// Whether a proof or a review passes.
@@ -105,9 +104,7 @@ impl Expectation {
     /// Runs the proof, the review (with the default attack) and the after project's
     /// start-up on a workspace, and records what they say.
     pub fn observe(workspace: &Workspace) -> Expectation {
-        let sim = Simulation::new(workspace);
-        let proof = prove_with(workspace, &sim);
-        let review = review_with(&sim, &AttackOptions::default());
+        let Analysis { sim, proof, review, .. } = Analysis::of(workspace);
         Expectation {
             proof: Outcome::of(proof.passed()),
             proof_failed: Some(proof.failed().iter().map(|c| c.label.clone()).collect()),

@@ -5,10 +5,10 @@
 //! never panics: a bad block is an error message with the line it is on, which the
 //! chapter page shows in place of the widget and the content tests refuse.
 
+use swaplab_core::analysis::Analysis;
 use swaplab_core::diagnostic::Position;
-use swaplab_core::review::review_with;
+use swaplab_core::sim::Side;
 use swaplab_core::sim::conversation::Policy;
-use swaplab_core::sim::{Side, Simulation};
 use swaplab_core::yaml;
 use swaplab_core::{Area, FileRef};
 
@@ -274,7 +274,7 @@ pub fn check_widget(spec: &WidgetSpec) -> Result<(), String> {
             ));
         }
     }
-    let sim = Simulation::new(workspace);
+    let Analysis { sim, review, .. } = Analysis::of(workspace);
     if let Some(stem) = &spec.script {
         let path = format!("conversations/{stem}.yml");
         if !sim.scripts.iter().any(|s| s.file == path) {
@@ -288,14 +288,10 @@ pub fn check_widget(spec: &WidgetSpec) -> Result<(), String> {
             return Err(format!("`tool: {tool}` is not a tool of `{}`'s server", spec.state));
         }
     }
-    if let Some(prefix) = &spec.check {
-        let review = review_with(&sim, &Default::default());
-        if !review.checks.iter().any(|c| c.id.starts_with(prefix.as_str())) {
-            return Err(format!(
-                "`check: {prefix}` matches none of `{}`'s review checks",
-                spec.state
-            ));
-        }
+    if let Some(prefix) = &spec.check
+        && !review.checks.iter().any(|c| c.id.starts_with(prefix.as_str()))
+    {
+        return Err(format!("`check: {prefix}` matches none of `{}`'s review checks", spec.state));
     }
     Ok(())
 }

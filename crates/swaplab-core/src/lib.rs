@@ -9,6 +9,7 @@
 //! `swaplab-base` (`diagnostic`, `order`) and `swaplab-python` (`python`: the Python
 //! lexer, scanner and interpreter). Neither depends on the core.
 
+pub mod analysis;
 pub mod archive;
 pub mod cache;
 pub use swaplab_base::diagnostic;

@@ -14,15 +14,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use swaplab_content::exercise::Evaluation;
+use swaplab_core::analysis::Analysis;
 use swaplab_core::diff::{DEFAULT_CONTEXT, diff_text, project_changes, side_by_side, swap_marks};
 use swaplab_core::highlight::{Language, highlight};
 use swaplab_core::memo::Memo;
-use swaplab_core::proof::prove_with;
-use swaplab_core::review::review_with;
-use swaplab_core::semantic::semantic_changes;
+use swaplab_core::sim::Side;
 use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
 use swaplab_core::sim::trace::trace;
-use swaplab_core::sim::{Side, Simulation};
 use swaplab_core::{Area, Workspace, archive, permalink, session};
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -43,11 +41,9 @@ pub fn analyse(id: &str, side: u8, policy: u8) -> usize {
     let Some(workspace) = example(id) else { return 0 };
     let workspace = Rc::new(workspace);
     MEMO.with(|memo| {
-        let sim = Simulation::with_memo(&workspace, &mut memo.borrow_mut());
-        let proof = prove_with(&workspace, &sim);
-        let review = review_with(&sim, &Default::default());
-        let mut found =
-            proof.groups.len() + review.checks.len() + semantic_changes(&sim.report).len();
+        let Analysis { sim, proof, review, semantic } =
+            Analysis::with_memo(&workspace, &mut memo.borrow_mut());
+        let mut found = proof.groups.len() + review.checks.len() + semantic.len();
         let side = if side == 0 { Side::Before } else { Side::After };
         let policy = match policy {
             0 => Policy::Faithful,
@@ -121,9 +117,7 @@ pub fn import_zip(bytes: &[u8]) -> Result<usize, String> {
 pub fn check_exercise(id: &str) -> usize {
     let Ok(Some(exercise)) = swaplab_content::exercise(id) else { return 0 };
     let workspace = Rc::new(exercise.start.clone());
-    let sim = Simulation::new(&workspace);
-    let proof = prove_with(&workspace, &sim);
-    let review = review_with(&sim, &Default::default());
+    let Analysis { sim, proof, review, .. } = Analysis::of(&workspace);
     let evaluation = Evaluation::of(&exercise, &workspace, &sim, &proof, &review, None);
     let changes = project_changes(&exercise.start.before, &exercise.solution.before);
     evaluation.results.len()

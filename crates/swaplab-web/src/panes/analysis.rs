@@ -1,14 +1,15 @@
-//! Everything the result panes show, computed from one workspace: the simulation read
-//! once, the proof, the review (with its attack) and the semantic diff. Shared by
-//! pointer: two analyses are equal only when they are the same computation.
+//! Everything the result panes show, computed from one workspace by the core's one
+//! entry point (`swaplab_core::analysis::Analysis`): the simulation read once, the
+//! proof, the review (with its attack) and the semantic diff. Shared by pointer: two
+//! analyses are equal only when they are the same computation.
 
 use std::rc::Rc;
 
 use swaplab_core::diagnostic::Diagnostic;
 use swaplab_core::memo::Memo;
-use swaplab_core::proof::{Proof, prove_with};
-use swaplab_core::review::{Review, review_with};
-use swaplab_core::semantic::{SemanticChange, semantic_changes};
+use swaplab_core::proof::Proof;
+use swaplab_core::review::Review;
+use swaplab_core::semantic::SemanticChange;
 use swaplab_core::sim::Simulation;
 use swaplab_core::{Area, FileRef, Workspace};
 
@@ -56,10 +57,8 @@ impl Analysis {
     /// [`Analysis::of`], reusing what `memo` kept from the previous analysis: the page
     /// that reruns after every edit keeps one, so an edit reads only the file it changed.
     pub fn with_memo(workspace: &Rc<Workspace>, revision: u64, memo: &mut Memo) -> Analysis {
-        let sim = Simulation::with_memo(workspace, memo);
-        let proof = prove_with(workspace, &sim);
-        let review = review_with(&sim, &Default::default());
-        let semantic = semantic_changes(&sim.report);
+        let swaplab_core::analysis::Analysis { sim, proof, review, semantic } =
+            swaplab_core::analysis::Analysis::with_memo(workspace, memo);
         Analysis { workspace: workspace.clone(), sim, proof, review, semantic, revision }
     }
 }

@@ -329,7 +329,7 @@ const CORE_LAYERS: &[(&str, &[&str])] = &[
     ("readers", &["yaml", "python", "rasa"]),
     ("the simulation", &["sim"]),
     ("judgements", &["proof", "review", "semantic", "diff"]),
-    ("the top", &["memo", "session", "permalink", "archive", "layout"]),
+    ("the top", &["analysis", "memo", "session", "permalink", "archive", "layout"]),
 ];
 
 /// Upward uses still allowed, each (file, module it uses): none since the memo moved to
@@ -447,5 +447,32 @@ fn the_layer_check_catches_a_deliberate_upward_import() {
             ("rasa/skill/mod.rs".to_owned(), "sim".to_owned()),
             ("words.rs".to_owned(), "review".to_owned()),
         ]
+    );
+}
+
+#[test]
+fn the_shells_ask_the_one_analysis() {
+    // The composition "simulation, then proof, review and semantic changes" is
+    // `swaplab_core::analysis::Analysis`; the page, content and the size probe ask it
+    // rather than compose their own.
+    let mut found = Vec::new();
+    for krate in ["swaplab-web", "swaplab-content", "swaplab-engine-only"] {
+        let mut paths = Vec::new();
+        rust_files(&root().join("crates").join(krate).join("src"), &mut paths);
+        for path in paths {
+            let text = fs::read_to_string(&path).unwrap();
+            for call in
+                ["prove_with(", "review_with(", "semantic_changes(", "Simulation::with_memo("]
+            {
+                if text.contains(call) {
+                    found.push(format!("{}: {call}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "use swaplab_core::analysis::Analysis instead:\n{}",
+        found.join("\n")
     );
 }
