@@ -320,7 +320,7 @@ struct Report {
     /// The highlighter's growth on its pathological inputs (`highlight_growth`).
     growth: Result<Vec<budget::Growth>, String>,
     sizes: Result<Vec<FileSize>, String>,
-    /// `swaplab-engine-only`'s wasm: the engine without the interface.
+    /// `swaplab-size-probe`'s wasm: the engine without the interface.
     engine_only: Result<FileSize, String>,
     size_budgets: Option<budget::SizeBudgets>,
     time_budgets: Option<budget::TimeBudgets>,
@@ -1219,7 +1219,7 @@ fn render(report: &Report) -> String {
             }
             body.push_str(&match &report.engine_only {
                 Ok(engine) => format!(
-                    "\nThe engine alone — `crates/swaplab-engine-only`, which calls everything the \
+                    "\nThe engine alone — `crates/swaplab-size-probe`, which calls everything the \
                      site computes and has no interface, built as Trunk builds the app: {} raw, \
                      {} brotli, {:.0}% of the app's wasm.\n",
                     kb(engine.raw),

@@ -105,7 +105,7 @@ impl RustLink {
     }
 }
 
-/// Builds `swaplab-engine-only` — everything the site computes, without its interface —
+/// Builds `swaplab-size-probe` — everything the site computes, without its interface —
 /// the way Trunk builds the web app: the release profile of `www/index.html`'s rust link,
 /// `wasm-bindgen --target web`, then `wasm-opt` with the link's level and parameters.
 /// Returns the optimised wasm, written under `out`.
@@ -115,19 +115,19 @@ pub fn build_engine_only(
     target_dir: &Path,
     out: &Path,
 ) -> Result<std::path::PathBuf> {
-    step("Building the engine alone (crates/swaplab-engine-only), as Trunk builds the app");
+    step("Building the engine alone (crates/swaplab-size-probe), as Trunk builds the app");
     let page = fs::read_to_string(root.join("www/index.html")).context("reading www/index.html")?;
     let link = RustLink::read(&page)?;
     run(toolchain
         .cargo()
-        .args(["build", "--locked", "-p", "swaplab-engine-only", "--target"])
+        .args(["build", "--locked", "-p", "swaplab-size-probe", "--target"])
         .arg(crate::tools::WASM_TARGET)
         .args(["--profile", &link.profile])
         .current_dir(root))?;
     let built = target_dir
         .join(crate::tools::WASM_TARGET)
         .join(&link.profile)
-        .join("swaplab_engine_only.wasm");
+        .join("swaplab_size_probe.wasm");
     fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     run(Command::new("wasm-bindgen")
         .args(["--target", "web", "--no-typescript", "--out-name", "engine", "--out-dir"])

@@ -456,7 +456,7 @@ fn the_shells_ask_the_one_analysis() {
     // `swaplab_core::analysis::Analysis`; the page, content and the size probe ask it
     // rather than compose their own.
     let mut found = Vec::new();
-    for krate in ["swaplab-web", "swaplab-content", "swaplab-engine-only"] {
+    for krate in ["swaplab-web", "swaplab-content", "swaplab-size-probe"] {
         let mut paths = Vec::new();
         rust_files(&root().join("crates").join(krate).join("src"), &mut paths);
         for path in paths {

@@ -1,7 +1,7 @@
-//! The site's engine with no interface, for one measurement: how much of the site's
-//! wasm the engine alone weighs. `cargo xtask bench` builds this crate the way Trunk
-//! builds the web app (the `wasm-release` profile, `wasm-bindgen --target web`, and
-//! `wasm-opt` with the level and parameters `www/index.html` gives Trunk) and reports
+//! A wasm size probe: the site's engine with no interface, for one measurement: how much
+//! of the site's wasm the engine alone weighs. `cargo xtask bench` builds this crate the
+//! way Trunk builds the web app (the `wasm-release` profile, `wasm-bindgen --target web`,
+//! and `wasm-opt` with the level and parameters `www/index.html` gives Trunk) and reports
 //! its brotli size beside the site's.
 //!
 //! Each export calls what the web app calls in `swaplab-core` and `swaplab-content` —
