@@ -24,13 +24,14 @@ use swaplab_core::sim::attack::{
     AttackOptions, AttackReport, AttackVerdict, Leak, LeakKind, NotTested, Probe, ProbeKind,
     ProbeOutcome,
 };
-use swaplab_core::sim::crm::{Contact, CrmSeed, Touched};
+use swaplab_core::sim::crm::{Contact, CrmSeed};
 use swaplab_core::sim::run::{CallRecord, Status};
 use swaplab_core::sim::{AttackPair, Simulation};
 
 use crate::options::Options;
 use crate::style::Style;
-use crate::words::{access_word, record_name, route};
+use crate::words::route;
+use swaplab_core::crossing::touched_text;
 use swaplab_core::words::count;
 
 /// Runs the command.
@@ -317,7 +318,7 @@ fn write_leak(leak: &Leak, number: usize, style: Style, out: &mut dyn Write) -> 
     writeln!(out, "    {what}")?;
     let mut label = "records:  ";
     for record in &leak.records {
-        writeln!(out, "    {label}{}", record_text(record))?;
+        writeln!(out, "    {label}{}", touched_text(record))?;
         label = "          ";
     }
     let mut label = "requests: ";
@@ -338,12 +339,6 @@ fn kind_word(kind: LeakKind) -> &'static str {
         LeakKind::Read => "READ",
         LeakKind::Write => "WRITE",
     }
-}
-
-/// `ticket 9001 of contact 701 (read)`.
-fn record_text(record: &Touched) -> String {
-    let what = record_name(record.kind, &record.id, &record.owner);
-    format!("{what} ({})", access_word(record.access))
 }
 
 fn seen(call: &CallRecord) -> String {

@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod archive;
 pub mod cache;
+pub mod crossing;
 pub use swaplab_base::diagnostic;
 pub mod diff;
 pub mod difflib;

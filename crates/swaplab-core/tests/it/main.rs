@@ -6,6 +6,7 @@ mod archive;
 mod caps;
 mod corpus_config;
 mod corpus_skills;
+mod crossing;
 mod diagnostic;
 mod diff;
 mod difflib;

@@ -3,9 +3,8 @@
 //! leak" only on the core's [`AttackVerdict::NoLeak`]; an attack or a conversation that
 //! did not run says "not tested" and why, in neutral colours, never in green.
 
+use swaplab_core::crossing::{CrossedRecord, crossing};
 use swaplab_core::sim::attack::{AttackReport, AttackVerdict, LeakKind, ProbeKind, ProbeOutcome};
-use swaplab_core::sim::conversation::Event;
-use swaplab_core::sim::crm::{Access, RecordKind};
 use swaplab_core::words::count;
 use yew::prelude::*;
 
@@ -112,47 +111,17 @@ pub fn AttackPane(props: &AttackPaneProps) -> Html {
         seed.contact(id)
             .map_or_else(|| format!("contact {id}"), |c| format!("{} ({id})", c.full_name()))
     };
-    let mut reads: Vec<(String, String)> = Vec::new();
-    if let (Some(transcript), Some(caller)) = (&run.played.transcript, caller) {
-        for entry in &transcript.entries {
-            let Event::Call { record, .. } = &entry.event else { continue };
-            if record.is_error {
-                continue;
-            }
-            for touched in record
-                .client_calls
-                .iter()
-                .flat_map(|c| c.requests.iter())
-                .flat_map(|r| r.touched.iter())
-            {
-                if touched.owner == caller.id
-                    || touched.access != Access::Read
-                    || touched.kind != RecordKind::Ticket
-                {
-                    continue;
-                }
-                // What the CRM answered (a project's mock), else the seed's ticket.
-                let subject = touched
-                    .subject
-                    .clone()
-                    .or_else(|| {
-                        seed.tickets.iter().find(|t| t.id == touched.id).map(|t| t.subject.clone())
-                    })
-                    .unwrap_or_default();
-                let line = format!("ticket {} “{subject}”", touched.id);
-                if !reads.iter().any(|(_, l)| *l == line) {
-                    reads.push((touched.owner.clone(), line));
-                }
-            }
-        }
-    }
-    let writes: Vec<_> = run
+    // Who crossed into whose records: the core's one rule, as `swaplab converse` prints
+    // it. A caller the seed does not know owns no record, so every record is another's.
+    let crossed = run
         .played
         .transcript
-        .iter()
-        .flat_map(|t| t.notes.iter())
-        .filter(|n| caller.is_some_and(|c| c.id != n.contact))
-        .collect();
+        .as_ref()
+        .filter(|_| run.played.caller.is_some())
+        .map(|transcript| crossing(transcript, caller.map(|c| c.id.as_str()), seed))
+        .unwrap_or_default();
+    let (writes, reads): (Vec<&CrossedRecord>, Vec<&CrossedRecord>) =
+        crossed.records.iter().partition(|record| record.written());
     let caller_name =
         caller.map_or_else(|| "the caller".to_owned(), |c| format!("{} ({})", c.full_name(), c.id));
     let attack = &props.analysis.review.attack;
@@ -164,19 +133,19 @@ pub fn AttackPane(props: &AttackPaneProps) -> Html {
                 <p class="verdict not-tested">{ format!("Not tested: the conversation could not run, because the agent does not start — {failure}") }</p>
             } else if run.played.transcript.is_none() {
                 <p class="verdict not-tested">{ "Not tested: no conversation ran." }</p>
-            } else if caller.is_none() {
-                <p class="verdict not-tested">{ "Not tested: the script's caller is not a customer of the CRM seed, so there is no one to tell other customers from." }</p>
-            } else if reads.is_empty() && writes.is_empty() {
+            } else if run.played.caller.is_none() {
+                <p class="verdict not-tested">{ "Not tested: the script names no caller, so there is no one to tell other customers from." }</p>
+            } else if crossed.is_empty() {
                 <p class="verdict pass">{ "No other customer's record reached this conversation." }</p>
             } else {
                 <div class="leak-box" role="alert">
                     if !reads.is_empty() {
                         <p class="leak-title">{ format!("Another customer's records reached {caller_name}'s conversation:") }</p>
-                        <ul>{ for reads.iter().map(|(owner, line)| html! { <li><strong>{ name_of(owner) }</strong>{ format!(": {line}") }</li> }) }</ul>
+                        <ul>{ for reads.iter().map(|record| html! { <li><strong>{ name_of(&record.owner) }</strong>{ format!(": {}", record.label()) }</li> }) }</ul>
                     }
                     if !writes.is_empty() {
-                        <p class="leak-title">{ "A note from this call was written on another customer's record:" }</p>
-                        <ul>{ for writes.iter().map(|n| html! { <li><strong>{ name_of(&n.contact) }</strong>{ format!(": note {} “{}”", n.id, n.body) }</li> }) }</ul>
+                        <p class="leak-title">{ "Written during this call on another customer's record:" }</p>
+                        <ul>{ for writes.iter().map(|record| html! { <li><strong>{ name_of(&record.owner) }</strong>{ format!(": {}", record.label()) }</li> }) }</ul>
                     }
                 </div>
             }

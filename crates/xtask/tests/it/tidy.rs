@@ -328,7 +328,7 @@ const CORE_LAYERS: &[(&str, &[&str])] = &[
     ),
     ("readers", &["yaml", "python", "rasa"]),
     ("the simulation", &["sim"]),
-    ("judgements", &["proof", "review", "semantic", "diff"]),
+    ("judgements", &["proof", "review", "semantic", "diff", "crossing"]),
     ("the top", &["analysis", "memo", "session", "permalink", "archive", "layout"]),
 ];
 
