@@ -28,7 +28,7 @@ use swaplab_core::Workspace;
 use swaplab_core::diagnostic::Diagnostic;
 use swaplab_core::sim::agent::StartupFailure;
 use swaplab_core::sim::conversation::{
-    ArgSource, Entry, Event, Policy, RunOptions, Script, Transcript, run_script,
+    Entry, Event, Policy, RunOptions, Script, Transcript, run_script,
 };
 use swaplab_core::sim::crm::{Contact, CrmRequest, CrmSeed};
 use swaplab_core::sim::run::{CallRecord, Caller, RESOLVE_TOOL, Status};
@@ -616,7 +616,7 @@ fn write_transcript(
                     }
                 } else {
                     for arg in args {
-                        let from = source_text(&arg.source, &transcript.entries);
+                        let from = arg.source.text(&transcript.entries);
                         writeln!(
                             out,
                             "          {}",
@@ -693,24 +693,6 @@ fn request_text(request: &CrmRequest, caller: Option<&str>, style: Style) -> Str
         .collect();
     let records = if records.is_empty() { "no record".to_owned() } else { records.join(", ") };
     format!("{} → {}: {records}", request.line(), request.status)
-}
-
-fn source_text(source: &ArgSource, entries: &[Entry]) -> String {
-    match source {
-        ArgSource::Literal => "written in the script".to_owned(),
-        ArgSource::FromResult { tool, path, entry } => {
-            let line = entries.get(*entry).map(|e| e.span.start.line);
-            match line {
-                Some(line) => {
-                    format!("copied from {tool}'s {path} (the result of script line {line})")
-                }
-                None => format!("copied from {tool}'s {path}"),
-            }
-        }
-        ArgSource::Policy { policy, contact, reason } => {
-            format!("the {} policy chose contact {contact}: {reason}", policy.name())
-        }
-    }
 }
 
 fn status_words(record: &CallRecord) -> &'static str {

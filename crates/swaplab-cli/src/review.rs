@@ -67,12 +67,12 @@ fn write_text(review: &Review, style: Style, out: &mut dyn Write) -> Result<()> 
             title = &check.title;
             writeln!(out, "\n{}", style.bold(title))?;
         }
+        let symbol = check.verdict.mark();
         let mark = match check.verdict {
-            Verdict::Fail => style.fail("✗"),
-            Verdict::Warn => style.warn("!"),
-            Verdict::NotTested => style.warn("?"),
-            Verdict::Pass => style.pass("✓"),
-            Verdict::Info => style.dim("·"),
+            Verdict::Fail => style.fail(symbol),
+            Verdict::Warn | Verdict::NotTested => style.warn(symbol),
+            Verdict::Pass => style.pass(symbol),
+            Verdict::Info => style.dim(symbol),
         };
         writeln!(out, "  {mark} {}", check.summary)?;
         writeln!(out, "    {}", style.dim(&format!("id: {}", check.id)))?;

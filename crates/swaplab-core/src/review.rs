@@ -73,6 +73,30 @@ impl Verdict {
             Verdict::Info => "·",
         }
     }
+
+    /// The class a view styles the verdict with: `fail`, `warn`, `not-tested`, `pass`,
+    /// `info`.
+    pub fn class(self) -> &'static str {
+        match self {
+            Verdict::Fail => "fail",
+            Verdict::Warn => "warn",
+            Verdict::NotTested => "not-tested",
+            Verdict::Pass => "pass",
+            Verdict::Info => "info",
+        }
+    }
+
+    /// The verdict as a word for a screen reader: `fails`, `warning`, `not tested`,
+    /// `passes`, `note`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Fail => "fails",
+            Verdict::Warn => "warning",
+            Verdict::NotTested => "not tested",
+            Verdict::Pass => "passes",
+            Verdict::Info => "note",
+        }
+    }
 }
 
 /// What a whole review says.

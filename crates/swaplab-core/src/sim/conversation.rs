@@ -437,6 +437,28 @@ pub enum ArgSource {
     },
 }
 
+impl ArgSource {
+    /// Where the value came from, in the words both shells print: `the confused policy
+    /// chose contact 701: …`, `copied from find_contact_by_email's contact_id (the
+    /// result of script line 5)`. `entries` is the transcript the source points into.
+    pub fn text(&self, entries: &[Entry]) -> String {
+        match self {
+            ArgSource::Literal => "written in the script".to_owned(),
+            ArgSource::FromResult { tool, path, entry } => {
+                match entries.get(*entry).map(|e| e.span.start.line) {
+                    Some(line) => {
+                        format!("copied from {tool}'s {path} (the result of script line {line})")
+                    }
+                    None => format!("copied from {tool}'s {path}"),
+                }
+            }
+            ArgSource::Policy { policy, contact, reason } => {
+                format!("the {} policy chose contact {contact}: {reason}", policy.name())
+            }
+        }
+    }
+}
+
 /// One argument as sent.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SentArg {

@@ -34,10 +34,9 @@ fn the_tutorials_script_crosses_after_the_swap_only_and_says_so_in_one_set_of_wo
     let workspace = tutorial_workspace();
     let sim = Simulation::new(&workspace);
     let script = sim.scripts.first().expect("the tutorial's script");
-    let text = std::fs::read_to_string(
-        crate::support::examples_dir().join("tutorial/crm").join(&script.file),
-    )
-    .unwrap();
+    let text = crate::support::read(
+        &crate::support::examples_dir().join("tutorial/crm").join(&script.file),
+    );
     assert_eq!(
         rendered(&sim, &text, Some("702")),
         "\

@@ -99,18 +99,6 @@ pub fn run_controls(props: &ConversationPaneProps) -> Html {
     }
 }
 
-fn source_text(source: &ArgSource) -> String {
-    match source {
-        ArgSource::Literal => "written in the script".to_owned(),
-        ArgSource::FromResult { tool, path, .. } => {
-            format!("copied by the model from {tool}'s {path}")
-        }
-        ArgSource::Policy { policy, contact, reason } => {
-            format!("chosen by the model ({}): {reason}, contact {contact}", policy.name())
-        }
-    }
-}
-
 /// The conversation pane.
 #[component]
 pub fn ConversationPane(props: &ConversationPaneProps) -> Html {
@@ -180,7 +168,7 @@ pub fn ConversationPane(props: &ConversationPaneProps) -> Html {
                     <div class="call-head"><span class="who">{ who }</span> <code>{ record.tool.clone() }</code> <code class="args">{ record.args.to_python_json() }</code></div>
                     if !args.is_empty() {
                         <ul class="arg-sources">{ for args.iter().filter(|a| !matches!(a.source, ArgSource::Literal)).map(|a| html! {
-                            <li><code>{ a.name.clone() }</code>{ format!(" = {} — {}", swaplab_core::sim::json::plain(&a.value), source_text(&a.source)) }</li>
+                            <li><code>{ a.name.clone() }</code>{ format!(" = {} — {}", swaplab_core::sim::json::plain(&a.value), a.source.text(&transcript.entries)) }</li>
                         }) }</ul>
                     }
                     { for unfilled.iter().map(|u| html! { <p class="muted small">{ format!("{} left out: {}", u.name, u.reason) }</p> }) }

@@ -23,14 +23,10 @@ pub struct ReviewPaneProps {
     pub only: Option<AttrValue>,
 }
 
+/// The verdict's mark, class and word, all the core's (`Verdict::mark`, `class`,
+/// `word`), so the pane and the terminal mark a check alike.
 fn mark(verdict: Verdict) -> (&'static str, &'static str, &'static str) {
-    match verdict {
-        Verdict::Fail => ("✗", "fail", "fails"),
-        Verdict::Warn => ("!", "warn", "warning"),
-        Verdict::NotTested => ("?", "not-tested", "not tested"),
-        Verdict::Pass => ("✓", "pass", "passes"),
-        Verdict::Info => ("·", "info", "note"),
-    }
+    (verdict.mark(), verdict.class(), verdict.word())
 }
 
 /// The review pane.
