@@ -522,17 +522,7 @@ impl Interp<'_, '_> {
         match &value {
             Val::Int(_) | Val::Bool(_) => Ok(Val::Int(value.as_int().unwrap_or(0))),
             Val::Float(x) => {
-                if x.is_nan() {
-                    return Err(self.raise(
-                        "ValueError",
-                        "cannot convert float NaN to integer",
-                        at,
-                    ));
-                }
-                if x.is_infinite() {
-                    let message = "cannot convert float infinity to integer";
-                    return Err(self.raise("OverflowError", message, at));
-                }
+                self.finite_for_int(*x, at)?;
                 if x.abs() >= 9.223_372_036_854_775e18 {
                     return Err(self.overflow(at));
                 }
@@ -1051,17 +1041,7 @@ impl Interp<'_, '_> {
     fn round(&mut self, value: &Val, digits: Option<i64>, at: At) -> R<Val> {
         match (value, digits) {
             (Val::Float(x), None) => {
-                if x.is_nan() {
-                    return Err(self.raise(
-                        "ValueError",
-                        "cannot convert float NaN to integer",
-                        at,
-                    ));
-                }
-                if x.is_infinite() {
-                    let message = "cannot convert float infinity to integer";
-                    return Err(self.raise("OverflowError", message, at));
-                }
+                self.finite_for_int(*x, at)?;
                 let rounded = x.round_ties_even();
                 if rounded.abs() >= 9.223_372_036_854_775e18 {
                     return Err(self.overflow(at));

@@ -1102,17 +1102,7 @@ impl Interp<'_, '_> {
             let Some(value) = slots.get(index).and_then(Option::as_ref) else { continue };
             match value {
                 Val::Float(x) => {
-                    if x.is_nan() {
-                        return Err(self.raise(
-                            "ValueError",
-                            "cannot convert float NaN to integer",
-                            at,
-                        ));
-                    }
-                    if x.is_infinite() {
-                        let message = "cannot convert float infinity to integer";
-                        return Err(self.raise("OverflowError", message, at));
-                    }
+                    self.finite_for_int(*x, at)?;
                     let whole = x.trunc();
                     let fraction = x - whole;
                     #[allow(clippy::cast_precision_loss)]

@@ -645,6 +645,22 @@ impl<'p> Interp<'p, '_> {
         self.stop(LIMIT, "an integer beyond 64 bits is outside what Swap Lab runs", at)
     }
 
+    /// Python's refusal to make an integer of a NaN or an infinite float (`int()`,
+    /// `round()`, `timedelta`): `Ok` for a finite `x`.
+    pub(crate) fn finite_for_int(&self, x: f64, at: At) -> Result<(), Signal> {
+        if x.is_nan() {
+            return Err(self.raise("ValueError", "cannot convert float NaN to integer", at));
+        }
+        if x.is_infinite() {
+            return Err(self.raise(
+                "OverflowError",
+                "cannot convert float infinity to integer",
+                at,
+            ));
+        }
+        Ok(())
+    }
+
     /// Raises `class(message)`.
     pub(crate) fn raise(&self, class: &str, message: impl Into<String>, at: At) -> Signal {
         let message: String = message.into();
