@@ -120,13 +120,9 @@ function hostileWorkspace(list) {
   );
   const turns = list.map((p) => `  - user: ${quoted(p)}\n`).join("");
   files.push(["crm/conversations/hostile.yml", `caller: hostile@example.com\nturns:\n${turns}`]);
-  const names = [
-    "<img src=x onerror=alert(1)>.md",
-    "<svg onload=alert(1)>.yml",
-    "javascript:alert(1).py",
-    '"><script>alert(1)<\\script>.md',
-    "line\nbreak\u0001<script>alert(1)<\\script>.md",
-  ];
+  // Hostile names that are still paths the editor accepts; a `\\` or a control
+  // character is refused outright (see `REFUSED_NAMES`).
+  const names = ["<img src=x onerror=alert(1)>.md", "<svg onload=alert(1)>.yml", "javascript:alert(1).py"];
   for (const name of names) {
     files.push([`after/notes/${name}`, all]);
   }
@@ -289,6 +285,36 @@ test("a link carrying every payload in every pane runs nothing and shows it all 
       `(up to ${links} links each) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   await context.close();
+});
+
+// File names the one path rule refuses, with the editor's words for each.
+const REFUSED_NAMES = [
+  ['"><script>alert(1)<\\script>.md', "contains “\\”: folders are separated by “/”"],
+  ["line\nbreak\u0001<script>alert(1)</script>.md", "contains a control character"],
+  ["notes//<img src=x onerror=alert(1)>.md", "has an empty folder name (“//”)"],
+];
+
+test("a link naming a file the editor would refuse is refused in the editor's words, and nothing runs", async ({ browser, baseURL }) => {
+  for (const [name, reason] of REFUSED_NAMES) {
+    const files = exampleFiles("tutorial");
+    files.push([`after/notes/${name}`, "<script>alert(1)</script>"]);
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    const watch = watchErrors(page);
+    const dialogs = await armed(page);
+    await page.goto(`play#${fullLink(files, { example: "tutorial" })}`);
+    const notice = page.locator(".notice", { hasText: "The link could not be opened" });
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText(reason);
+    await expect(notice).toContainText("so the page kept the default example");
+    // The example is on screen, whole, and nothing was stored.
+    await expect(page.locator('[data-file="after/skills/check_tickets/skill.md"]')).toBeVisible();
+    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    await checkDocument(page, `a link naming ${JSON.stringify(name)}`);
+    expect(dialogs).toEqual([]);
+    watch.check();
+    await context.close();
+  }
 });
 
 // --- (b) hostile URLs -----------------------------------------------------------------
