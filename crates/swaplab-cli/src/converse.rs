@@ -401,7 +401,7 @@ fn judge<'t>(
 }
 
 /// At most `max` characters of `text`, on one line, with what was cut counted.
-fn cut(text: &str, max: usize) -> String {
+fn one_line(text: &str, max: usize) -> String {
     let flat = text.replace('\n', "⏎");
     let total = flat.chars().count();
     if total <= max {
@@ -419,7 +419,7 @@ fn side_words(side: Side) -> &'static str {
 }
 
 /// `Sam Rivera (contact 702, Rivera Foods)`.
-fn who(contact: &Contact) -> String {
+fn contact_words(contact: &Contact) -> String {
     let name = contact.full_name();
     let name = if name.is_empty() { "someone".to_owned() } else { name };
     if contact.company.is_empty() {
@@ -464,7 +464,7 @@ fn write_script(
     }
     match &info.caller {
         CallerIs::Contact { email, contact } => {
-            writeln!(out, "  caller: {email}, {}", who(contact))?;
+            writeln!(out, "  caller: {email}, {}", contact_words(contact))?;
         }
         CallerIs::Stranger { email } => writeln!(
             out,
@@ -559,7 +559,7 @@ fn write_transcript(
                     Some(false) => style.dim(" (answers the confirmation: no)"),
                     None => String::new(),
                 };
-                writeln!(out, "user      {}{answered}", cut(text, SAID_CHARS))?;
+                writeln!(out, "user      {}{answered}", one_line(text, SAID_CHARS))?;
             }
             Event::Skill { skill, block, error, offered } => {
                 let block = block.as_ref().map(|b| format!(", block {b}")).unwrap_or_default();
@@ -638,7 +638,7 @@ fn write_transcript(
                     seen(record)
                 )?;
                 for said in &record.utterances {
-                    writeln!(out, "          the assistant says: {}", cut(said, SAID_CHARS))?;
+                    writeln!(out, "          the assistant says: {}", one_line(said, SAID_CHARS))?;
                 }
                 if let Some(unsupported) = &record.unsupported {
                     writeln!(
@@ -707,7 +707,7 @@ fn status_words(record: &CallRecord) -> &'static str {
 }
 
 fn seen(call: &CallRecord) -> String {
-    call.model_sees.as_deref().map_or_else(|| "nothing".to_owned(), |t| cut(t, SEEN_CHARS))
+    call.model_sees.as_deref().map_or_else(|| "nothing".to_owned(), |t| one_line(t, SEEN_CHARS))
 }
 
 /// The cell of the summary table.
@@ -914,10 +914,10 @@ turns:
     }
 
     #[test]
-    fn cut_counts_what_it_leaves_out() {
-        assert_eq!(cut("short", 10), "short");
-        assert_eq!(cut("abcdefghij", 4), "abcd… (6 more characters)");
-        assert_eq!(cut("a\nb", 10), "a⏎b");
+    fn one_line_counts_what_it_leaves_out() {
+        assert_eq!(one_line("short", 10), "short");
+        assert_eq!(one_line("abcdefghij", 4), "abcd… (6 more characters)");
+        assert_eq!(one_line("a\nb", 10), "a⏎b");
     }
 
     #[test]

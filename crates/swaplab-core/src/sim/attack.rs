@@ -468,7 +468,7 @@ pub fn attack(
 
 /// An earlier attack, for [`attack_reusing`] to take unchanged skills' probes from: its
 /// report, what it kept, and the project it ran on.
-pub(crate) type Earlier = (Arc<AttackReport>, Arc<KeptProbes>, Arc<ProjectReport>);
+pub(crate) type EarlierAttack = (Arc<AttackReport>, Arc<KeptProbes>, Arc<ProjectReport>);
 
 /// What an attack keeps so that the next one, on the project after an edit, can take an
 /// unchanged skill's probes instead of running them again: at 300 skills, running them
@@ -565,7 +565,7 @@ pub(crate) fn attack_reusing(
     agent: Result<&Agent<'_>, &StartupFailure>,
     seed: &CrmSeed,
     options: &AttackOptions,
-    earlier: Option<&[Earlier]>,
+    earlier: Option<&[EarlierAttack]>,
 ) -> (AttackReport, Option<KeptProbes>) {
     let (caller, victim) = pick(seed, options);
     let mut report = AttackReport {
@@ -640,7 +640,7 @@ pub(crate) fn attack_reusing(
     let identified = run;
 
     let basis = earlier.map(|_| Basis::of(agent, identify_tool.clone()));
-    let donors: Vec<&Earlier> = earlier
+    let donors: Vec<&EarlierAttack> = earlier
         .unwrap_or_default()
         .iter()
         .filter(|(_, kept, project)| {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use crate::cache::Table;
 use crate::python::Program;
 use crate::rasa::project::ProjectReport;
-use crate::sim::attack::{AttackOptions, AttackReport, Earlier, KeptProbes};
+use crate::sim::attack::{AttackOptions, AttackReport, EarlierAttack, KeptProbes};
 use crate::sim::crm::CrmSeed;
 use crate::sim::mcp::McpServer;
 
@@ -129,7 +129,7 @@ impl KeptAttacks {
         server: Option<&Arc<McpServer>>,
         seed: &CrmSeed,
         options: &AttackOptions,
-        run: impl FnOnce(&[Earlier]) -> (AttackReport, Option<KeptProbes>),
+        run: impl FnOnce(&[EarlierAttack]) -> (AttackReport, Option<KeptProbes>),
     ) -> Arc<AttackReport> {
         let same_run = |kept: &KeptAttack| {
             let same_server = match (&kept.server, server) {
@@ -139,7 +139,7 @@ impl KeptAttacks {
             };
             same_server && kept.options == *options && kept.seed == *seed
         };
-        let earlier: Vec<Earlier> = {
+        let earlier: Vec<EarlierAttack> = {
             let mut kept = table.lock().unwrap_or_else(PoisonError::into_inner);
             kept.entries.retain(|entry| entry.used + 1 >= used);
             let same = |entry: &KeptAttack| Arc::ptr_eq(&entry.project, project) && same_run(entry);

@@ -41,7 +41,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::python::Program;
 use agent::{Agent, StartupFailure, compile_tools_with, start_compiled};
-use attack::{AttackOptions, AttackReport, Earlier, attack_reusing};
+use attack::{AttackOptions, AttackReport, EarlierAttack, attack_reusing};
 use conversation::{Script, read_script};
 use crm::{CrmSeed, read_seed};
 use mcp::McpServer;
@@ -201,7 +201,7 @@ impl Simulation {
         started: Option<Result<&Agent<'_>, &StartupFailure>>,
         options: &AttackOptions,
     ) -> Arc<AttackReport> {
-        let run = |earlier: Option<&[Earlier]>| match started {
+        let run = |earlier: Option<&[EarlierAttack]>| match started {
             Some(agent) => attack_reusing(agent, &self.seed, options, earlier),
             None => {
                 let agent = self.start(side);

@@ -26,7 +26,7 @@ use crate::browser::{
     SaveRefused, json_data_url, load, on_changed_elsewhere, remove, save, save_over,
 };
 use crate::components::{DiffView, Editor, EditorDiagnostic, FileTree, Markdown, inline_code};
-use crate::panes::{Analysis, Shared};
+use crate::panes::{Analysis, SharedAnalysis};
 use crate::route::Route;
 use crate::router::{Link, use_navigator};
 use crate::state::PlayState;
@@ -297,7 +297,7 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
     let analysis = use_state({
         let workspace = workspace.clone();
         let revision = state.0.revision;
-        move || Shared(Rc::new(Analysis::of(&workspace, revision)))
+        move || SharedAnalysis(Rc::new(Analysis::of(&workspace, revision)))
     });
     {
         let (analysis, workspace) = (analysis.clone(), workspace.clone());
@@ -305,7 +305,7 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
             let revision = *revision;
             let timeout = (analysis.revision != revision).then(|| {
                 Timeout::new(CHECK_DELAY_MS, move || {
-                    analysis.set(Shared(Rc::new(Analysis::of(&workspace, revision))));
+                    analysis.set(SharedAnalysis(Rc::new(Analysis::of(&workspace, revision))));
                 })
             });
             move || drop(timeout)

@@ -24,7 +24,7 @@ use crate::browser::{
     url_with_fragment,
 };
 use crate::components::{Editor, EditorDiagnostic, FileStatus, FileTree, NoticeKind};
-use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, Shared, Tab};
+use crate::panes::{Analysis, Goto, InitialRun, ResultsPanel, SharedAnalysis, Tab};
 use crate::panic_banner;
 use crate::route::Route;
 use crate::router::{current_route, use_query};
@@ -371,7 +371,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
             let start = now_ms();
             let analysis = Analysis::with_memo(&workspace, revision, &mut memo.borrow_mut());
             record_timing("first-analysis", now_ms() - start);
-            Shared(Rc::new(analysis))
+            SharedAnalysis(Rc::new(analysis))
         }
     });
     // When the latest rerun started, so the render that shows it can time the whole.
@@ -388,7 +388,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
                     panic_banner::crash_if_requested();
                     *rerun_started.borrow_mut() = Some(now_ms());
                     let next = Analysis::with_memo(&workspace, revision, &mut memo.borrow_mut());
-                    analysis.set(Shared(Rc::new(next)));
+                    analysis.set(SharedAnalysis(Rc::new(next)));
                 })
             });
             move || drop(timeout)
@@ -611,7 +611,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
             let start = now_ms();
             let next =
                 Analysis::with_memo(&state.0.workspace, state.0.revision, &mut memo.borrow_mut());
-            analysis.set(Shared(Rc::new(next)));
+            analysis.set(SharedAnalysis(Rc::new(next)));
             record_timing("run-now", now_ms() - start);
         })
     };

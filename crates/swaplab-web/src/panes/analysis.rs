@@ -1,6 +1,6 @@
 //! Everything the result panes show, computed from one workspace by the core's one
 //! entry point (`swaplab_core::analysis::Analysis`): the simulation read once, the
-//! proof, the review (with its attack) and the semantic diff. Shared by pointer: two
+//! proof, the review (with its attack) and the semantic diff. SharedAnalysis by pointer: two
 //! analyses are equal only when they are the same computation.
 
 use std::rc::Rc;
@@ -65,15 +65,15 @@ impl Analysis {
 
 /// An [`Analysis`] behind an `Rc`, compared by identity (props need `PartialEq`).
 #[derive(Clone)]
-pub struct Shared(pub Rc<Analysis>);
+pub struct SharedAnalysis(pub Rc<Analysis>);
 
-impl PartialEq for Shared {
-    fn eq(&self, other: &Shared) -> bool {
+impl PartialEq for SharedAnalysis {
+    fn eq(&self, other: &SharedAnalysis) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
     }
 }
 
-impl std::ops::Deref for Shared {
+impl std::ops::Deref for SharedAnalysis {
     type Target = Analysis;
     fn deref(&self) -> &Analysis {
         &self.0

@@ -8,14 +8,14 @@ use swaplab_core::sim::attack::{AttackReport, AttackVerdict, LeakKind, ProbeKind
 use swaplab_core::words::count;
 use yew::prelude::*;
 
-use super::analysis::Shared;
+use super::analysis::SharedAnalysis;
 use super::conversation::{ConversationPaneProps, run_controls};
 
 /// Props for [`AttackPane`].
 #[derive(Properties, PartialEq)]
 pub struct AttackPaneProps {
     /// The analysis (for the systematic attack).
-    pub analysis: Shared,
+    pub analysis: SharedAnalysis,
     /// The conversation controls and run.
     pub run: ConversationPaneProps,
 }

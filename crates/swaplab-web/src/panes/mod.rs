@@ -18,7 +18,7 @@ use swaplab_core::FileRef;
 use swaplab_core::sim::conversation::Transcript;
 use swaplab_core::sim::trace::IdTrace;
 
-pub use analysis::{Analysis, Shared};
+pub use analysis::{Analysis, SharedAnalysis};
 pub use diff::DiffPane;
 pub use results::{InitialRun, ResultsPanel, Tab};
 pub use widget::{Widget, WidgetBlock};

@@ -5,13 +5,13 @@ use yew::prelude::*;
 use swaplab_core::proof::Stop;
 use swaplab_core::words::count;
 
-use super::analysis::Shared;
+use super::analysis::SharedAnalysis;
 
 /// Props for [`ProofPane`].
 #[derive(Properties, PartialEq)]
 pub struct ProofPaneProps {
     /// The analysis shown.
-    pub analysis: Shared,
+    pub analysis: SharedAnalysis,
 }
 
 /// The proof pane.

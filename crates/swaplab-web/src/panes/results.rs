@@ -14,7 +14,7 @@ use swaplab_core::words::count;
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 
-use super::analysis::Shared;
+use super::analysis::SharedAnalysis;
 use super::attack::AttackPane;
 use super::conversation::{ConversationPane, ConversationPaneProps, RunChoice};
 use super::proof::ProofPane;
@@ -87,7 +87,7 @@ impl Tab {
 #[derive(Properties, PartialEq)]
 pub struct ResultsPanelProps {
     /// The analysis of the current files (possibly a few keystrokes behind).
-    pub analysis: Shared,
+    pub analysis: SharedAnalysis,
     /// Whether the files changed since the analysis was made.
     pub stale: bool,
     /// The files.

@@ -7,7 +7,7 @@ use swaplab_core::words::count;
 use yew::prelude::*;
 
 use super::Goto;
-use super::analysis::Shared;
+use super::analysis::SharedAnalysis;
 use crate::components::site_link;
 use crate::router::use_navigator;
 
@@ -15,7 +15,7 @@ use crate::router::use_navigator;
 #[derive(Properties, PartialEq)]
 pub struct ReviewPaneProps {
     /// The analysis shown.
-    pub analysis: Shared,
+    pub analysis: SharedAnalysis,
     /// Opens a file at a line.
     pub on_goto: Callback<Goto>,
     /// Show only the checks whose id starts with this (a chapter widget's `check:`).

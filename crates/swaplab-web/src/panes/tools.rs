@@ -15,13 +15,13 @@ use swaplab_core::words::count;
 use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use super::analysis::Shared;
+use super::analysis::SharedAnalysis;
 
 /// Props for [`ToolsPane`].
 #[derive(Properties, PartialEq)]
 pub struct ToolsPaneProps {
     /// The analysis shown.
-    pub analysis: Shared,
+    pub analysis: SharedAnalysis,
     /// The tool selected at first (a chapter widget's `tool:`).
     #[prop_or_default]
     pub tool: Option<AttrValue>,

@@ -22,7 +22,7 @@ use super::results::play;
 use super::review::ReviewPane;
 use super::tools::ToolsPane;
 use super::trace::TracePane;
-use super::{Analysis, DiffPane, Goto, Played, Shared};
+use super::{Analysis, DiffPane, Goto, Played, SharedAnalysis};
 use crate::route::Route;
 use crate::router::{plain_click, use_navigator};
 
@@ -31,7 +31,7 @@ use crate::router::{plain_click, use_navigator};
 struct State {
     title: String,
     workspace: Rc<Workspace>,
-    analysis: Shared,
+    analysis: SharedAnalysis,
 }
 
 thread_local! {
@@ -47,7 +47,7 @@ fn state(id: &str) -> Option<State> {
         let workspace = Rc::new(example.workspace);
         State {
             title: example.info.title,
-            analysis: Shared(Rc::new(Analysis::of(&workspace, 0))),
+            analysis: SharedAnalysis(Rc::new(Analysis::of(&workspace, 0))),
             workspace,
         }
     });
