@@ -398,9 +398,7 @@ fn record_access(
     if let (None, Some(why)) = (found, unfollowed) {
         let touched: Vec<&crate::sim::crm::Touched> = probed
             .iter()
-            .flat_map(|p| std::iter::once(&p.call).chain(p.confirmation.as_ref()))
-            .flat_map(|call| call.client_calls.iter())
-            .flat_map(|c| c.requests.iter())
+            .flat_map(|p| p.requests())
             .filter(|r| r.status < 300)
             .flat_map(|r| r.touched.iter())
             .collect();

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::agent::{Agent, Bound, StartupFailure};
-use super::crm::{Access, Contact, CrmSeed, Touched};
+use super::crm::{Access, Contact, CrmRequest, CrmSeed, Touched};
 use super::json::{self, Value};
 use super::run::{CallRecord, RESOLVE_TOOL, Run, Status};
 use crate::python::{ArgOrigin, CrmCall, Program};
@@ -94,6 +94,13 @@ pub struct Probe {
     pub confirmation: Option<CallRecord>,
     /// The result.
     pub outcome: ProbeOutcome,
+}
+
+impl Probe {
+    /// Every CRM request the probe made: its call's, then its confirmation's.
+    pub fn requests(&self) -> impl Iterator<Item = &CrmRequest> {
+        self.call.requests().chain(self.confirmation.iter().flat_map(CallRecord::requests))
+    }
 }
 
 /// Read or write.
@@ -220,14 +227,7 @@ pub enum AttackVerdict {
 fn unknown_to_crm(report: &AttackReport) -> Option<NotTested> {
     let victim = report.victim.as_ref()?;
     let id = victim.id.as_str();
-    let requests = || {
-        report
-            .probes
-            .iter()
-            .flat_map(|p| std::iter::once(&p.call).chain(p.confirmation.as_ref()))
-            .flat_map(|call| call.client_calls.iter())
-            .flat_map(|c| c.requests.iter())
-    };
+    let requests = || report.probes.iter().flat_map(Probe::requests);
     if requests().any(|r| r.touched.iter().any(|t| t.owner == id)) {
         return None;
     }
@@ -796,7 +796,7 @@ fn leaks_of(
     for (kind, access) in [(LeakKind::Read, Access::Read), (LeakKind::Write, Access::Write)] {
         let mut records = Vec::new();
         let mut requests = Vec::new();
-        for request in call.client_calls.iter().flat_map(|c| c.requests.iter()) {
+        for request in call.requests() {
             let hits: Vec<Touched> = request
                 .touched
                 .iter()

@@ -890,14 +890,12 @@ fn latest_result(entries: &[Entry], tool: &str) -> Option<(usize, Value)> {
 fn identified(entries: &[Entry], run: &Run<'_, '_>) -> Option<String> {
     let from_calls = entries.iter().rev().find_map(|entry| match &entry.event {
         Event::Call { record, .. } if record.status == Status::Ran && !record.is_error => record
-            .client_calls
-            .iter()
-            .flat_map(|c| c.requests.iter())
+            .requests()
             .filter(|r| r.status < 300 && is_contact_search(r))
             .flat_map(|r| r.touched.iter())
             .filter(|t| t.kind == RecordKind::Contact)
             .map(|t| t.owner.clone())
-            .next_back(),
+            .last(),
         _ => None,
     });
     from_calls.or_else(|| match run.memory.get("project.contact_id") {

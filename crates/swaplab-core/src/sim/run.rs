@@ -17,7 +17,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::agent::{Agent, Bound, Target};
-use super::crm::{Crm, CrmSeed};
+use super::crm::{Crm, CrmRequest, CrmSeed};
 use super::host::{ClientCall, MemoryUse, ToolHost, ToolMemory};
 use super::json::{self, Value, object, string};
 use super::mcp::Exchange;
@@ -118,6 +118,13 @@ pub struct CallRecord {
     pub log: Vec<String>,
     /// Set when a tool body left the Python subset Swap Lab runs.
     pub unsupported: Option<String>,
+}
+
+impl CallRecord {
+    /// Every CRM request the tool body's client calls made, in order.
+    pub fn requests(&self) -> impl Iterator<Item = &CrmRequest> {
+        self.client_calls.iter().flat_map(|c| c.requests.iter())
+    }
 }
 
 /// A call waiting for the user's yes or no (§6.6 `PendingToolConfirmation`).
