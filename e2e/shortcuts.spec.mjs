@@ -67,3 +67,26 @@ test("a dialog keeps the keyboard inside it and gives the focus back when it clo
   await expect(opener).toBeFocused();
   watch.check();
 });
+
+test("a shortcut acts on what is on screen: Ctrl+Shift+S right after typing shares the edits", async ({ page, browser, baseURL }) => {
+  const watch = watchErrors(page);
+  await open(page, "play");
+  await page.locator('[data-file="after/skills/log_interaction/skill.md"]').click();
+  const area = page.getByRole("textbox", { name: /^Contents of / });
+  await area.focus();
+  await area.press("Control+End");
+  await page.keyboard.type("\nA line typed before the shortcut.\n");
+  const edited = await area.inputValue();
+
+  // At once, before the typing pause saves anything.
+  await page.keyboard.press("Control+Shift+S");
+  const link = await page.getByRole("textbox", { name: "Link to this workspace" }).inputValue();
+
+  const fresh = await browser.newContext({ baseURL });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await other.locator('[data-file="after/skills/log_interaction/skill.md"]').click();
+  await expect(other.getByRole("textbox", { name: /^Contents of / })).toHaveValue(edited);
+  await fresh.close();
+  watch.check();
+});

@@ -6,6 +6,8 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
+use crate::draft::{DAMAGED_SUFFIX, SET_ASIDE_SUFFIX};
+
 /// Prefix of every key Swap Lab writes to `localStorage`.
 pub const KEY_PREFIX: &str = "swaplab.";
 /// Prefix of the keys that hold playground drafts, one per example.
@@ -29,56 +31,38 @@ pub fn save(key: &str, value: &str) -> Result<(), String> {
     storage.set_item(key, value).map_err(|e| describe_js_error(&e))
 }
 
-/// Why [`save_over`] did not write.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SaveRefused {
-    /// The key no longer holds what this tab last read or wrote there: another tab (or
-    /// window) of the site saved since. Writing now would silently erase that work.
-    ChangedElsewhere,
-    /// The browser refused: a full storage, or no storage at all. A sentence for the reader.
-    Browser(String),
-}
+/// `localStorage`, as the draft protocol ([`crate::draft`]) sees it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LocalStorage;
 
-/// Writes `value` under `key` (or removes the key when `value` is `None`) only if the
-/// key still holds `expected` — what this tab last read or wrote there. Every tab of the
-/// site shares `localStorage`; this is how a tab notices another tab's save instead of
-/// writing over it. (The read and the write are two calls, so two tabs saving within the
-/// same few microseconds could still race; typing pauses make that window irrelevant.)
-pub fn save_over(
-    key: &str,
-    expected: Option<&str>,
-    value: Option<&str>,
-) -> Result<(), SaveRefused> {
-    let storage = storage().ok_or_else(|| {
-        SaveRefused::Browser("this browser does not offer local storage here".to_owned())
-    })?;
-    let current = storage.get_item(key).ok().flatten();
-    if current.as_deref() != expected {
-        return Err(SaveRefused::ChangedElsewhere);
+impl crate::draft::Store for LocalStorage {
+    fn get(&self, key: &str) -> Option<String> {
+        load(key)
     }
-    match value {
-        Some(value) => {
-            storage.set_item(key, value).map_err(|e| SaveRefused::Browser(describe_js_error(&e)))
-        }
-        None => storage.remove_item(key).map_err(|e| SaveRefused::Browser(describe_js_error(&e))),
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        save(key, value)
+    }
+
+    fn remove(&mut self, key: &str) -> Result<(), String> {
+        let storage =
+            storage().ok_or_else(|| "this browser does not offer local storage here".to_owned())?;
+        storage.remove_item(key).map_err(|e| describe_js_error(&e))
     }
 }
 
-/// Calls `changed` whenever another tab (or window) of the site leaves `key` holding
-/// something other than `baseline` — what this tab last read or wrote there. Browsers
-/// fire `storage` only in the other tabs, so this tab's own saves never trigger it. The
-/// listener lives as long as the returned value.
-pub fn on_changed_elsewhere(
+/// Calls `changed` whenever another tab (or window) of the site writes `key`, or
+/// clears the whole storage. Browsers fire `storage` only in the other tabs, so this
+/// tab's own saves never trigger it. The listener lives as long as the returned value.
+pub fn on_written_elsewhere(
     key: String,
-    baseline: std::rc::Rc<std::cell::RefCell<Option<String>>>,
     changed: impl Fn() + 'static,
 ) -> Option<gloo::events::EventListener> {
     let window = web_sys::window()?;
     Some(gloo::events::EventListener::new(&window, "storage", move |event| {
         let Some(event) = event.dyn_ref::<web_sys::StorageEvent>() else { return };
         // No key: the other tab cleared the whole storage.
-        let ours = event.key().is_none_or(|k| k == key);
-        if ours && load(&key) != *baseline.borrow() {
+        if event.key().is_none_or(|k| k == key) {
             changed();
         }
     }))
@@ -114,11 +98,6 @@ pub fn keys_with_prefix(prefix: &str) -> Vec<String> {
 pub fn draft_key(example: &str) -> String {
     format!("{DRAFT_PREFIX}{example}")
 }
-
-/// Suffix of a draft moved aside by the crash banner's "Reset draft".
-pub const SET_ASIDE_SUFFIX: &str = ".set-aside";
-/// Suffix of a draft that could not be read, kept for the reader.
-pub const DAMAGED_SUFFIX: &str = ".damaged";
 
 /// Where a draft goes when it is set aside.
 pub fn set_aside_key(example: &str) -> String {

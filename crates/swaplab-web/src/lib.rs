@@ -7,6 +7,8 @@
 pub mod app;
 pub mod browser;
 pub mod components;
+pub mod draft;
+pub mod hooks;
 pub mod pages;
 pub mod panes;
 pub mod panic_banner;

@@ -11,12 +11,11 @@
 use std::cell::RefCell;
 use std::panic::PanicHookInfo;
 
-use swaplab_core::session::{Session, encode_draft};
+use swaplab_core::session::Session;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{
-    DRAFT_PREFIX, SaveRefused, json_data_url, keys_with_prefix, load, save, save_over,
-};
+use crate::browser::{DRAFT_PREFIX, LocalStorage, json_data_url, keys_with_prefix, load};
+use crate::draft::{DraftSlot, SET_ASIDE_SUFFIX};
 
 /// The query parameter that starts the page without any stored draft.
 pub const RESET_DRAFT_PARAM: &str = "reset-draft";
@@ -36,15 +35,9 @@ pub fn crash_if_requested() {
     }
 }
 
-/// The playground's edits that wait for the typing pause to be saved.
-struct Unsaved {
-    /// The draft's storage key.
-    key: String,
-    /// What the key held when this tab last read or wrote it.
-    expected: Option<String>,
-    /// The session to store.
-    session: Session,
-}
+/// Edits that wait for the typing pause to be saved: the draft's slot as this tab
+/// knows it, and the session to store there.
+type Unsaved = (DraftSlot, Session);
 
 thread_local! {
     static UNSAVED: RefCell<Option<Unsaved>> = const { RefCell::new(None) };
@@ -59,13 +52,9 @@ pub fn has_crashed() -> bool {
 }
 
 /// Registers edits that are not saved yet (`None` once they are). Cheap: a session
-/// shares its files.
-pub fn note_unsaved(key: &str, expected: Option<&str>, session: Option<&Session>) {
-    let value = session.map(|session| Unsaved {
-        key: key.to_owned(),
-        expected: expected.map(str::to_owned),
-        session: session.clone(),
-    });
+/// and a slot share their files.
+pub fn note_unsaved(unsaved: Option<(&DraftSlot, &Session)>) {
+    let value = unsaved.map(|(slot, session)| (slot.clone(), session.clone()));
     UNSAVED.with(|cell| {
         if let Ok(mut slot) = cell.try_borrow_mut() {
             *slot = value;
@@ -84,21 +73,13 @@ enum Rescue {
 }
 
 /// Stores the registered unsaved edits: in the draft's place, or — if another tab saved
-/// that draft meanwhile — beside it, in the set-aside slot the playground offers back.
+/// that draft meanwhile — beside it, in the set-aside slot the page offers back.
 fn rescue_unsaved() -> Rescue {
     let unsaved = UNSAVED.with(|cell| cell.try_borrow_mut().ok().and_then(|mut slot| slot.take()));
-    let Some(unsaved) = unsaved else { return Rescue::Nothing };
-    let text = encode_draft(&unsaved.session);
-    match save_over(&unsaved.key, unsaved.expected.as_deref(), Some(&text)) {
-        Ok(()) => Rescue::Saved(unsaved.key),
-        Err(SaveRefused::ChangedElsewhere) => {
-            let aside = format!("{}{}", unsaved.key, crate::browser::SET_ASIDE_SUFFIX);
-            match save(&aside, &text) {
-                Ok(()) => Rescue::Saved(aside),
-                Err(reason) => Rescue::Failed(reason),
-            }
-        }
-        Err(SaveRefused::Browser(reason)) => Rescue::Failed(reason),
+    let Some((mut slot, session)) = unsaved else { return Rescue::Nothing };
+    match slot.keep_somewhere(&mut LocalStorage, &session) {
+        Ok(key) => Rescue::Saved(key),
+        Err(reason) => Rescue::Failed(reason),
     }
 }
 
@@ -141,7 +122,7 @@ fn try_show(detail: &str, rescue: &Rescue) -> Option<()> {
     let text = element("p")?;
     let latest = match rescue {
         Rescue::Nothing => "",
-        Rescue::Saved(key) if key.ends_with(crate::browser::SET_ASIDE_SUFFIX) => {
+        Rescue::Saved(key) if key.ends_with(SET_ASIDE_SUFFIX) => {
             "Your latest edits were saved just now, beside the draft another tab had saved. "
         }
         Rescue::Saved(_) => "Your latest edits were saved just now. ",

@@ -1,7 +1,8 @@
 //! The workspace's files, grouped by area and folder, with what the swap did to each;
 //! and the reader's file operations: add a file to an area, rename or delete one (all
 //! inline, keyboard first: Enter confirms, Escape cancels), and import a project from a
-//! `.zip`, files or a folder, picked or dropped on the tree.
+//! `.zip`, files or a folder, picked or dropped on the tree. [`file_statuses`] works
+//! out each file's marks, without the DOM.
 //!
 //! Every operation is an `Action` for the core's reducer, checked with
 //! `swaplab_core::session::check` first so that a refusal shows here, next to the input,
@@ -10,7 +11,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use swaplab_core::session::{Action, check};
+use swaplab_core::diff::{FileChange, swap_marks};
+use swaplab_core::session::{Action, Session, check};
 use swaplab_core::{Area, FileRef, Workspace};
 use wasm_bindgen::JsCast;
 use web_sys::{File, HtmlInputElement};
@@ -541,4 +543,25 @@ impl Handles {
             Err(reason) => self.error.set(Some(reason)),
         }
     }
+}
+
+/// Each file's marks in the tree: edited since `pristine`, and what the swap does to it.
+pub fn file_statuses(
+    session: &Session,
+    changes: &[FileChange],
+    pristine: &Workspace,
+) -> Vec<(FileRef, FileStatus)> {
+    let edited = session.edited_files(pristine);
+    let marks = swap_marks(changes);
+    session
+        .workspace
+        .files()
+        .map(|(file, _)| {
+            let status = FileStatus {
+                edited: edited.contains(&file),
+                swap: marks.iter().find(|(f, _)| *f == file).map(|(_, status)| status.code()),
+            };
+            (file, status)
+        })
+        .collect()
 }

@@ -13,7 +13,7 @@ mod receipt_box;
 
 pub use diff_view::DiffView;
 pub use editor::{Editor, EditorDiagnostic, EditorProps};
-pub use file_tree::{FileStatus, FileTree};
+pub use file_tree::{FileStatus, FileTree, file_statuses};
 pub use header::Header;
 pub use markdown::{Markdown, MarkdownProps, inline_code, internal_link, site_link};
 pub use notice::{NoticeKind, notice};

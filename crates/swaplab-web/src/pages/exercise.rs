@@ -6,26 +6,25 @@
 //! diff — never written over it. The work is kept as a draft per exercise and the
 //! progress under a versioned key; nothing here decides whether a goal is met.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use swaplab_content::exercise::{Evaluation, Exercise, ExerciseInfo, Style, exercise_by_number};
 use swaplab_content::progress::{PROGRESS_KEY, Progress, exercise_draft_key};
 use swaplab_content::{exercise, exercises};
 use swaplab_core::diff::{DEFAULT_CONTEXT, diff_text, project_changes};
 use swaplab_core::markdown::render;
-use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
+use swaplab_core::session::{Action, Session, encode_draft};
 use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 
-use super::play::file_statuses;
 use super::use_title;
-use crate::browser::{
-    SaveRefused, json_data_url, load, on_changed_elsewhere, remove, save, save_over,
+use crate::browser::{LocalStorage, json_data_url, load, save};
+use crate::components::{
+    DiffView, Editor, EditorDiagnostic, FileTree, Markdown, NoticeKind, file_statuses, inline_code,
 };
-use crate::components::{DiffView, Editor, EditorDiagnostic, FileTree, Markdown, inline_code};
+use crate::draft::{DraftSlot, Restored};
+use crate::hooks::{DraftStatus, use_draft};
 use crate::panes::{Analysis, SharedAnalysis};
 use crate::route::Route;
 use crate::router::{Link, use_navigator};
@@ -33,8 +32,6 @@ use crate::state::PlayState;
 
 /// How long typing must pause before the goal is checked again.
 const CHECK_DELAY_MS: u32 = 120;
-/// How long typing must pause before the work is saved.
-const SAVE_DELAY_MS: u32 = 400;
 
 fn load_progress() -> Progress {
     load(PROGRESS_KEY).map(|text| Progress::decode(&text)).unwrap_or_default()
@@ -201,63 +198,9 @@ fn first_file(ex: &Exercise) -> Option<FileRef> {
         .or_else(|| ex.start.files().next().map(|(file, _)| file))
 }
 
-/// What became of the latest save of the reader's work.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum WorkSaved {
-    /// Stored (or nothing to store yet).
-    Yes,
-    /// The browser refused; why.
-    Failed(String),
-    /// Another tab saved work on this exercise since this page last read or wrote it.
-    ChangedElsewhere,
-}
-
-/// Where a version of the work goes when another takes its place.
-fn work_aside_key(id: &str) -> String {
-    format!("{}.set-aside", exercise_draft_key(id))
-}
-
-/// Saves the work unless another tab saved since this page last read or wrote it.
-fn store_work(
-    id: &str,
-    latest: &RefCell<Option<Session>>,
-    baseline: &RefCell<Option<String>>,
-) -> WorkSaved {
-    let latest = latest.borrow();
-    let Some(session) = latest.as_ref() else { return WorkSaved::Yes };
-    let text = encode_draft(session);
-    let expected = baseline.borrow().clone();
-    match save_over(&exercise_draft_key(id), expected.as_deref(), Some(&text)) {
-        Ok(()) => {
-            *baseline.borrow_mut() = Some(text);
-            WorkSaved::Yes
-        }
-        Err(SaveRefused::ChangedElsewhere) => WorkSaved::ChangedElsewhere,
-        Err(SaveRefused::Browser(reason)) => WorkSaved::Failed(reason),
-    }
-}
-
-/// Saves work that still waits for the typing pause, at once. Work another tab saved
-/// meanwhile is not written over: this page's version goes aside instead, where the
-/// exercise offers it back.
-fn flush_work(
-    id: &str,
-    latest: &RefCell<Option<Session>>,
-    dirty: &RefCell<bool>,
-    baseline: &RefCell<Option<String>>,
-) {
-    if dirty.replace(false)
-        && store_work(id, latest, baseline) == WorkSaved::ChangedElsewhere
-        && let Some(session) = latest.borrow().as_ref()
-    {
-        let _ = save(&work_aside_key(id), &encode_draft(session));
-    }
-}
-
-/// The reader's work: the stored draft when it reads, else the start. The flag says
-/// whether a stored draft could not be read (it is then kept aside, never dropped).
-fn restore(ex: &Exercise) -> (Session, bool) {
-    let key = exercise_draft_key(ex.info.id);
+/// The reader's work: the stored draft when it reads, else the start. A stored draft
+/// that cannot be read is kept aside, never dropped, and the reader is told.
+fn restore(ex: &Exercise) -> (Session, Option<String>) {
     let fresh = || {
         let mut session = Session::new(None, ex.start.clone());
         if let Some(file) = first_file(ex) {
@@ -265,15 +208,19 @@ fn restore(ex: &Exercise) -> (Session, bool) {
         }
         session
     };
-    match load(&key) {
-        None => (fresh(), false),
-        Some(text) => match decode_draft(&text) {
-            Ok(session) => (session, false),
-            Err(_) => {
-                let _ = save(&format!("{key}.damaged"), &text);
-                (fresh(), true)
+    let mut slot = DraftSlot::open(&LocalStorage, exercise_draft_key(ex.info.id), None);
+    match slot.restore(&mut LocalStorage) {
+        Restored::Nothing => (fresh(), None),
+        Restored::Draft(session) => (session, None),
+        Restored::Damaged { error, kept_as } => {
+            let mut message = format!("Your saved work could not be opened: {error}.");
+            if let Some(backup) = kept_as {
+                message.push_str(&format!(
+                    " Its text is kept in this browser's storage as “{backup}”."
+                ));
             }
-        },
+            (fresh(), Some(message))
+        }
     }
 }
 
@@ -286,7 +233,10 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
         move |_| restore(&ex)
     });
     let loaded_revision = restored.0.revision;
-    let state = use_reducer(move || PlayState(restored.0.clone()));
+    let state = use_reducer({
+        let restored = restored.clone();
+        move || PlayState(restored.0.clone())
+    });
     let progress = use_state(load_progress);
     let cursor = use_state(|| 1u32);
     let pointed = use_state(|| None::<(FileRef, u32)>);
@@ -335,59 +285,22 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
         });
     }
 
-    // Save the work once typing pauses, and when the page is left — never over work
-    // another tab saved meanwhile (`store_work`).
-    let latest = use_mut_ref(|| None::<Session>);
-    *latest.borrow_mut() = Some(state.0.clone());
-    let dirty = use_mut_ref(|| false);
-    let baseline = use_mut_ref(|| load(&exercise_draft_key(id)));
-    let saved = use_state(|| WorkSaved::Yes);
-    let aside_offered = use_state(|| load(&work_aside_key(id)).is_some());
-    {
-        let (latest, dirty, baseline, saved) =
-            (latest.clone(), dirty.clone(), baseline.clone(), saved.clone());
-        use_effect_with(state.0.revision, move |revision| {
-            let timeout = (*revision != loaded_revision).then(|| {
-                *dirty.borrow_mut() = true;
-                Timeout::new(SAVE_DELAY_MS, move || {
-                    saved.set(store_work(id, &latest, &baseline));
-                    *dirty.borrow_mut() = false;
-                })
-            });
-            move || drop(timeout)
-        });
-    }
-    // Leaving must not lose the keystrokes that still wait for the timer: neither
-    // closing or reloading the tab (`pagehide`) nor going to another page of the app
-    // (this component unmounts and its timer is dropped).
-    {
-        let (latest, dirty, baseline) = (latest.clone(), dirty, baseline.clone());
-        use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|window| {
-                let (latest, dirty, baseline) = (latest.clone(), dirty.clone(), baseline.clone());
-                EventListener::new(&window, "pagehide", move |_| {
-                    flush_work(id, &latest, &dirty, &baseline);
-                })
-            });
-            move || {
-                drop(listener);
-                flush_work(id, &latest, &dirty, &baseline);
-            }
-        });
-    }
-    // Another tab saving this exercise's work: say so at once.
-    {
-        let (baseline, saved) = (baseline.clone(), saved.clone());
-        use_effect_with((), move |_| {
-            let listener = on_changed_elsewhere(exercise_draft_key(id), baseline, move || {
-                saved.set(WorkSaved::ChangedElsewhere);
-            });
-            move || drop(listener)
-        });
-    }
-    let save_notice = match &*saved {
-        WorkSaved::Yes => None,
-        WorkSaved::Failed(reason) => {
+    // Save the work once typing pauses and when the page is left — never over work
+    // another tab saved meanwhile.
+    let draft =
+        use_draft(&exercise_draft_key(id), None, &state.0, loaded_revision, Callback::noop());
+    // What the reader should know about the work's storage: a damaged draft, a choice
+    // that could not be carried out.
+    let problem = use_state(|| restored.1.clone());
+    let problem_notice = (*problem).clone().map(|text| {
+        let dismiss = {
+            let problem = problem.clone();
+            Callback::from(move |()| problem.set(None))
+        };
+        crate::components::notice(NoticeKind::Warning, Some(dismiss), html! { { text } })
+    });
+    let save_notice = match draft.status() {
+        DraftStatus::Failed(reason) => {
             let href = json_data_url(
                 &serde_json::json!({ exercise_draft_key(id): encode_draft(&state.0) }).to_string(),
             );
@@ -399,89 +312,60 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
                 </div></div>
             })
         }
-        WorkSaved::ChangedElsewhere => {
-            let take_theirs = {
-                let (state, ex, baseline, saved, aside_offered) = (
-                    state.clone(),
-                    ex.clone(),
-                    baseline.clone(),
-                    saved.clone(),
-                    aside_offered.clone(),
-                );
-                Callback::from(move |_: MouseEvent| {
-                    let key = exercise_draft_key(id);
-                    let theirs = load(&key);
-                    let (workspace, open) = match theirs.as_deref().map(decode_draft) {
-                        Some(Ok(draft)) => (Rc::unwrap_or_clone(draft.workspace), draft.open),
-                        _ => (ex.start.clone(), first_file(&ex)),
-                    };
-                    if save(&work_aside_key(id), &encode_draft(&state.0)).is_ok() {
-                        aside_offered.set(true);
-                        *baseline.borrow_mut() = theirs;
-                        state.dispatch(Action::Load {
-                            example: None,
-                            imported: None,
-                            workspace,
-                            open,
-                        });
-                        saved.set(WorkSaved::Yes);
-                    }
-                })
-            };
-            let keep_mine = {
-                let (latest, baseline, saved, aside_offered) =
-                    (latest, baseline, saved.clone(), aside_offered.clone());
-                Callback::from(move |_: MouseEvent| {
-                    let theirs = load(&exercise_draft_key(id));
-                    if let Some(text) = &theirs {
-                        if save(&work_aside_key(id), text).is_err() {
-                            return;
-                        }
-                        aside_offered.set(true);
-                    }
-                    *baseline.borrow_mut() = theirs;
-                    saved.set(store_work(id, &latest, &baseline));
-                })
-            };
-            Some(html! {
-                <div class="notice warning conflict" role="alert"><div class="notice-body">
-                    { "Another tab saved work on this exercise after this page opened it. Nothing \
-                       has been written over either version. Which one do you want here? The other \
-                       is kept aside, to restore later." }
-                    <span class="notice-actions">
-                        <button type="button" onclick={take_theirs}>{ "Use the other tab's work" }</button>
-                        <button type="button" onclick={keep_mine}>{ "Keep this tab's work" }</button>
-                    </span>
-                </div></div>
-            })
-        }
+        _ => None,
     };
-    let aside_notice = aside_offered.then(|| {
-        let restore = {
-            let (state, aside_offered) = (state.clone(), aside_offered.clone());
-            Callback::from(move |_: MouseEvent| {
-                let Some(Ok(draft)) = load(&work_aside_key(id)).as_deref().map(decode_draft) else {
-                    return;
-                };
-                // What is on screen takes its place: a swap, so nothing is lost.
-                if save(&work_aside_key(id), &encode_draft(&state.0)).is_err() {
-                    return;
+    let conflict_notice = draft.conflict().then(|| {
+        let take_theirs = {
+            let (state, ex, draft, problem) =
+                (state.clone(), ex.clone(), draft.clone(), problem.clone());
+            Callback::from(move |_: MouseEvent| match draft.take_theirs() {
+                Ok(theirs) => {
+                    let (workspace, open) = match theirs {
+                        Some(theirs) => (Rc::unwrap_or_clone(theirs.workspace), theirs.open),
+                        None => (ex.start.clone(), first_file(&ex)),
+                    };
+                    state.dispatch(Action::Load { example: None, imported: None, workspace, open });
                 }
-                state.dispatch(Action::Load {
+                Err(message) => problem.set(Some(message)),
+            })
+        };
+        let keep_mine = {
+            let (draft, problem) = (draft.clone(), problem.clone());
+            Callback::from(move |_: MouseEvent| {
+                if let Err(message) = draft.keep_mine() {
+                    problem.set(Some(message));
+                }
+            })
+        };
+        html! {
+            <div class="notice warning conflict" role="alert"><div class="notice-body">
+                { "Another tab saved work on this exercise after this page opened it. Nothing \
+                   has been written over either version. Which one do you want here? The other \
+                   is kept aside, to restore later." }
+                <span class="notice-actions">
+                    <button type="button" onclick={take_theirs}>{ "Use the other tab's work" }</button>
+                    <button type="button" onclick={keep_mine}>{ "Keep this tab's work" }</button>
+                </span>
+            </div></div>
+        }
+    });
+    let aside_notice = draft.has_aside().then(|| {
+        let restore = {
+            let (state, draft, problem) = (state.clone(), draft.clone(), problem.clone());
+            Callback::from(move |_: MouseEvent| match draft.swap_aside() {
+                // What is on screen takes its place: a swap, so nothing is lost.
+                Ok(kept) => state.dispatch(Action::Load {
                     example: None,
-                    imported: draft.imported,
-                    workspace: Rc::unwrap_or_clone(draft.workspace),
-                    open: draft.open,
-                });
-                aside_offered.set(true);
+                    imported: kept.imported,
+                    workspace: Rc::unwrap_or_clone(kept.workspace),
+                    open: kept.open,
+                }),
+                Err(message) => problem.set(Some(message)),
             })
         };
         let delete = {
-            let aside_offered = aside_offered.clone();
-            Callback::from(move |_: MouseEvent| {
-                remove(&work_aside_key(id));
-                aside_offered.set(false);
-            })
+            let draft = draft.clone();
+            Callback::from(move |_: MouseEvent| draft.delete_aside())
         };
         html! {
             <div class="notice info set-aside" role="status"><div class="notice-body">
@@ -651,7 +535,9 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
                     </p>
                 </section>
                 <div class="exercise-work">
+                    { for problem_notice }
                     { for save_notice }
+                    { for conflict_notice }
                     { for aside_notice }
                     <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()}
                               on_open={on_open} on_action={state.dispatcher().to_callback()} />

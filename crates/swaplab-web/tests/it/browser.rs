@@ -1,8 +1,11 @@
 //! Storage and the crash banner, against the real browser APIs.
 
+use swaplab_core::session::{Session, encode_draft};
+use swaplab_core::{Area, FileRef, Workspace};
 use swaplab_web::browser::{
-    SaveRefused, describe_js_error, draft_key, keys_with_prefix, load, remove, save, save_over,
+    LocalStorage, describe_js_error, draft_key, keys_with_prefix, load, remove, save,
 };
+use swaplab_web::draft::{DraftSlot, Saved};
 use swaplab_web::panic_banner;
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -20,25 +23,36 @@ fn storage_round_trips_and_lists_by_prefix() {
     assert_eq!(load(&key), None);
 }
 
+fn session_with(text: &str) -> Session {
+    let mut workspace = Workspace::default();
+    workspace.set_file(&FileRef::new(Area::After, "skills/x/skill.md"), text.to_owned());
+    Session::new(None, workspace)
+}
+
+/// The draft protocol (tested natively over a map) against the real `localStorage`.
 #[wasm_bindgen_test]
 fn a_save_over_work_this_tab_has_not_seen_is_refused_and_writes_nothing() {
     let key = draft_key("save-over-test");
     remove(&key);
+    remove(&format!("{key}.set-aside"));
+    let mut slot = DraftSlot::open(&LocalStorage, key.clone(), None);
     // Nothing stored, nothing expected: the first save goes through.
-    assert_eq!(save_over(&key, None, Some("mine")), Ok(()));
-    // Another tab writes; this tab still expects its own text.
+    assert_eq!(slot.save(&mut LocalStorage, &session_with("mine")), Saved::Stored);
+    // Another tab writes; this tab has not seen it.
     save(&key, "theirs").unwrap();
-    assert_eq!(
-        save_over(&key, Some("mine"), Some("mine, edited")),
-        Err(SaveRefused::ChangedElsewhere)
-    );
+    slot.edited();
+    assert_eq!(slot.save(&mut LocalStorage, &session_with("mine, edited")), Saved::Conflict);
     assert_eq!(load(&key).as_deref(), Some("theirs"), "the other tab's work is untouched");
-    assert_eq!(save_over(&key, Some("mine"), None), Err(SaveRefused::ChangedElsewhere));
-    assert_eq!(load(&key).as_deref(), Some("theirs"), "nor removed");
-    // Having seen it, this tab may write over it, or remove it.
-    assert_eq!(save_over(&key, Some("theirs"), Some("mine, edited")), Ok(()));
-    assert_eq!(save_over(&key, Some("mine, edited"), None), Ok(()));
-    assert_eq!(load(&key), None);
+    // Leaving now puts this tab's edits beside it.
+    let aside = slot.flush(&mut LocalStorage, &session_with("mine, edited"));
+    assert_eq!(aside, Some(Ok(format!("{key}.set-aside"))));
+    assert_eq!(load(&key).as_deref(), Some("theirs"), "nor written over by the flush");
+    assert_eq!(
+        load(&format!("{key}.set-aside")),
+        Some(encode_draft(&session_with("mine, edited")))
+    );
+    remove(&key);
+    remove(&format!("{key}.set-aside"));
 }
 
 #[wasm_bindgen_test]

@@ -6,7 +6,6 @@ use swaplab_web::route::Route;
 use swaplab_web::router::{
     Places, decode_component, encode_component, encode_segment, query_pairs,
 };
-use wasm_bindgen_test::wasm_bindgen_test;
 
 fn every_route() -> Vec<Route> {
     vec![
@@ -25,7 +24,7 @@ fn every_route() -> Vec<Route> {
     ]
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn every_route_reads_back_from_its_path() {
     for route in every_route() {
         assert_eq!(Route::recognize(&route.to_path()), route, "{}", route.to_path());
@@ -34,7 +33,7 @@ fn every_route_reads_back_from_its_path() {
     assert_eq!(Route::Receipts.to_path(), "/workshop/receipts");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn paths_are_read_as_a_browser_sends_them() {
     assert_eq!(Route::recognize(""), Route::Home);
     assert_eq!(Route::recognize("/learn/"), Route::LearnIndex);
@@ -58,7 +57,7 @@ fn paths_are_read_as_a_browser_sends_them() {
     );
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn query_components_round_trip() {
     for text in ["tutorial", "after/skills/check_tickets/skill.md", "a b&c=d+e#f", "é😀", "%", ""]
     {
@@ -81,7 +80,7 @@ fn query_components_round_trip() {
     assert_eq!(decode_component("%FF"), "\u{fffd}");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn places_read_back_as_written_keeping_the_most_recent_hundred() {
     let mut places = Places::default();
     for key in 0..150u64 {
@@ -101,7 +100,7 @@ fn places_read_back_as_written_keeping_the_most_recent_hundred() {
     assert_eq!(read.get(49), None);
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn places_skip_whatever_storage_holds_that_is_not_a_place() {
     let text = "1 100\nnot a line\n2 -5\n3 NaN\n4 inf\n5\n 6 7\n18446744073709551616 3\n7 250.5\n";
     let read = Places::read(text);
