@@ -17,12 +17,12 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde::Serialize;
 use swaplab_core::Workspace;
+use swaplab_core::analysis::Analysis;
 use swaplab_core::diff::{
     Cell, ChangeStatus, DEFAULT_CONTEXT, FileChange, FileDiff, Hunk, LineKind, RowKind,
     SideBySideHunk, diff_text, project_changes, side_by_side,
 };
-use swaplab_core::rasa::workspace::read_workspace;
-use swaplab_core::semantic::{Effect, SemanticChange, semantic_changes};
+use swaplab_core::semantic::{Effect, SemanticChange};
 
 use crate::options::Options;
 use crate::style::Style;
@@ -45,7 +45,7 @@ pub fn run(
     let changes = project_changes(&workspace.before, &workspace.after);
     let changed: Vec<&FileChange> =
         changes.iter().filter(|c| c.status != ChangeStatus::Unchanged).collect();
-    let semantic = semantic_changes(&read_workspace(workspace));
+    let semantic = Analysis::of(workspace).semantic;
     let files: Vec<ChangedFile<'_>> = changed
         .iter()
         .map(|change| {

@@ -9,7 +9,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde::Serialize;
 use swaplab_core::Workspace;
-use swaplab_core::proof::{Proof, prove};
+use swaplab_core::analysis::Analysis;
+use swaplab_core::proof::Proof;
 
 use crate::options::Options;
 use crate::style::Style;
@@ -30,7 +31,7 @@ pub fn run(
     style: Style,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
-    let proof = prove(workspace);
+    let proof = Analysis::of(workspace).proof;
     if options.json {
         let document = Document {
             passed: proof.passed(),

@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use serde::Serialize;
 use swaplab_core::Workspace;
-use swaplab_core::review::{Review, ReviewOutcome, Verdict, review};
+use swaplab_core::analysis::Analysis;
+use swaplab_core::review::{Review, ReviewOutcome, Verdict};
 use swaplab_core::sim::attack::AttackOptions;
 
 use crate::options::Options;
@@ -38,7 +39,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
     let attack = AttackOptions { caller: options.caller.clone(), victim: options.victim.clone() };
-    let review = review(workspace, &attack);
+    let review = Analysis::with_attack(workspace, &attack).review;
     if options.json {
         let document = Document {
             passed: review.passed(),

@@ -453,10 +453,10 @@ fn the_layer_check_catches_a_deliberate_upward_import() {
 #[test]
 fn the_shells_ask_the_one_analysis() {
     // The composition "simulation, then proof, review and semantic changes" is
-    // `swaplab_core::analysis::Analysis`; the page, content and the size probe ask it
-    // rather than compose their own.
+    // `swaplab_core::analysis::Analysis`; the page, content, the CLI's judgements and the
+    // size probe ask it rather than compose their own.
     let mut found = Vec::new();
-    for krate in ["swaplab-web", "swaplab-content", "swaplab-size-probe"] {
+    for krate in ["swaplab-web", "swaplab-content", "swaplab-size-probe", "swaplab-cli"] {
         let mut paths = Vec::new();
         rust_files(&root().join("crates").join(krate).join("src"), &mut paths);
         for path in paths {
@@ -466,6 +466,19 @@ fn the_shells_ask_the_one_analysis() {
             {
                 if text.contains(call) {
                     found.push(format!("{}: {call}", path.display()));
+                }
+            }
+            // The one-shot `proof::prove` and `review::review` read the workspace again
+            // for one judgement: a shell imports neither.
+            for line in text.lines().filter(|l| l.trim_start().starts_with("use swaplab_core::")) {
+                for (module, item) in [("proof::", "prove"), ("review::", "review")] {
+                    let Some((_, items)) = line.split_once(module) else { continue };
+                    let imported = items
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|name| name == item);
+                    if imported {
+                        found.push(format!("{}: imports {module}{item}", path.display()));
+                    }
                 }
             }
         }
