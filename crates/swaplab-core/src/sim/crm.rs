@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::json::{self, Value, object, string};
+use super::json::{self, JsonValue, object, string};
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
 use crate::rasa::project::MAX_FILE_BYTES;
 use crate::yaml::{self, Node, Value as Yaml};
@@ -447,7 +447,7 @@ pub struct CrmRequest {
     /// Path and query (`/crm/v3/objects/contacts/701/associations/tickets`).
     pub path: String,
     /// The JSON body, for a POST.
-    pub body: Option<Value>,
+    pub body: Option<JsonValue>,
     /// The HTTP status the mock answered with.
     pub status: u16,
     /// The records it touched.
@@ -499,7 +499,7 @@ impl Crm {
         Crm { data: Arc::new(seed), log: Vec::new(), mock, ticket_owners: Vec::new() }
     }
 
-    fn contact_json(contact: &Contact) -> Value {
+    fn contact_json(contact: &Contact) -> JsonValue {
         object([
             ("id", string(&contact.id)),
             ("firstname", string(&contact.firstname)),
@@ -513,7 +513,7 @@ impl Crm {
         &mut self,
         method: &'static str,
         path: String,
-        body: Option<Value>,
+        body: Option<JsonValue>,
         status: u16,
         touched: Vec<Touched>,
     ) {
@@ -524,7 +524,7 @@ impl Crm {
         &mut self,
         method: &'static str,
         path: String,
-        body: Option<Value>,
+        body: Option<JsonValue>,
         what: &str,
     ) -> CrmError {
         let message = format!("crm_not_found: {what} ({method} {path} answered 404)");
@@ -533,20 +533,20 @@ impl Crm {
     }
 
     /// The contact whose email matches (case-insensitively, as HubSpot's `EQ` filter does).
-    pub fn search_contact_by_email(&mut self, email: &str) -> Option<Value> {
+    pub fn search_contact_by_email(&mut self, email: &str) -> Option<JsonValue> {
         let body = object([
             (
                 "filterGroups",
-                Value::Array(vec![object([(
+                JsonValue::Array(vec![object([(
                     "filters",
-                    Value::Array(vec![object([
+                    JsonValue::Array(vec![object([
                         ("propertyName", string("email")),
                         ("operator", string("EQ")),
                         ("value", string(email)),
                     ])]),
                 )])]),
             ),
-            ("properties", Value::Array(CONTACT_PROPERTIES.split(',').map(string).collect())),
+            ("properties", JsonValue::Array(CONTACT_PROPERTIES.split(',').map(string).collect())),
         ]);
         let found =
             self.data.contacts.iter().find(|c| c.email.eq_ignore_ascii_case(email.trim())).cloned();
@@ -565,7 +565,7 @@ impl Crm {
     }
 
     /// One contact.
-    pub fn get_contact(&mut self, contact_id: &str) -> Result<Value, CrmError> {
+    pub fn get_contact(&mut self, contact_id: &str) -> Result<JsonValue, CrmError> {
         let path = format!("/crm/v3/objects/contacts/{contact_id}?properties={CONTACT_PROPERTIES}");
         let Some(contact) = self.data.contact(contact_id).cloned() else {
             return Err(self.not_found("GET", path, None, &format!("no contact {contact_id}")));
@@ -606,7 +606,7 @@ impl Crm {
     }
 
     /// One ticket: id, subject, stage, created.
-    pub fn get_ticket(&mut self, ticket_id: &str) -> Result<Value, CrmError> {
+    pub fn get_ticket(&mut self, ticket_id: &str) -> Result<JsonValue, CrmError> {
         let path = format!("/crm/v3/objects/tickets/{ticket_id}?properties={TICKET_PROPERTIES}");
         let Some(ticket) = self.data.tickets.iter().find(|t| t.id == ticket_id).cloned() else {
             return Err(self.not_found("GET", path, None, &format!("no ticket {ticket_id}")));
@@ -633,13 +633,13 @@ impl Crm {
             ("properties", object([("hs_note_body", string(body))])),
             (
                 "associations",
-                Value::Array(vec![object([
+                JsonValue::Array(vec![object([
                     ("to", object([("id", string(contact_id))])),
                     (
                         "types",
-                        Value::Array(vec![object([
+                        JsonValue::Array(vec![object([
                             ("associationCategory", string("HUBSPOT_DEFINED")),
-                            ("associationTypeId", Value::Int(202)),
+                            ("associationTypeId", JsonValue::Int(202)),
                         ])]),
                     ),
                 ])]),
@@ -697,6 +697,6 @@ pub const CLIENT_FUNCTIONS: [(&str, &[&str]); 5] = [
 ];
 
 /// A JSON value a client argument became: strings bare, other scalars as Python's `str`.
-pub fn argument_text(value: &Value) -> String {
+pub fn argument_text(value: &JsonValue) -> String {
     json::plain(value)
 }
