@@ -46,7 +46,7 @@ use super::mcp::Exchange;
 use super::run::{CallRecord, Pending, RESOLVE_TOOL, Run, Status};
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
 use crate::rasa::project::MAX_FILE_BYTES;
-use crate::yaml::{self, Node, Value as Yaml};
+use crate::yaml::{self, Node, YamlValue};
 
 const CODE: &str = "swaplab.conversation.script";
 /// Most turns a script may hold.
@@ -204,10 +204,10 @@ pub struct Script {
 
 fn text_of(node: &Node) -> Option<String> {
     match &node.value {
-        Yaml::Str(s) | Yaml::Timestamp(s) => Some(s.clone()),
-        Yaml::Int(n) => Some(n.to_string()),
-        Yaml::Float(f) => Some(crate::python::float_repr(*f)),
-        Yaml::Bool(b) => Some(if *b { "True" } else { "False" }.to_owned()),
+        YamlValue::Str(s) | YamlValue::Timestamp(s) => Some(s.clone()),
+        YamlValue::Int(n) => Some(n.to_string()),
+        YamlValue::Float(f) => Some(crate::python::float_repr(*f)),
+        YamlValue::Bool(b) => Some(if *b { "True" } else { "False" }.to_owned()),
         _ => None,
     }
 }
@@ -218,13 +218,13 @@ fn node_json(node: &Node) -> JsonValue {
 
 fn entries(node: &Node) -> Option<&[(Node, Node)]> {
     match &node.value {
-        Yaml::Map(entries) => Some(entries),
+        YamlValue::Map(entries) => Some(entries),
         _ => None,
     }
 }
 
 fn lookup<'n>(map: &'n [(Node, Node)], key: &str) -> Option<&'n Node> {
-    map.iter().find(|(k, _)| matches!(&k.value, Yaml::Str(s) if s == key)).map(|(_, v)| v)
+    map.iter().find(|(k, _)| matches!(&k.value, YamlValue::Str(s) if s == key)).map(|(_, v)| v)
 }
 
 /// Reads a conversation script. Never fails: problems become diagnostics.
@@ -277,7 +277,7 @@ pub fn read_script(file: &str, text: &str) -> Script {
         }
     }
     let turns = match lookup(top, "turns").map(|n| &n.value) {
-        Some(Yaml::Seq(items)) => items.as_slice(),
+        Some(YamlValue::Seq(items)) => items.as_slice(),
         Some(_) => {
             let span = lookup(top, "turns").map_or(root.span, |n| n.span);
             problem(span, "`turns:` must be a list".into(), &mut script.diagnostics);
@@ -360,8 +360,8 @@ fn read_turn(item: &Node) -> Result<TurnKind, (Span, String)> {
             let mut args = Vec::new();
             if let Some(node) = lookup(map, "args") {
                 let list = match &node.value {
-                    Yaml::Null => &[][..],
-                    Yaml::Map(list) => list.as_slice(),
+                    YamlValue::Null => &[][..],
+                    YamlValue::Map(list) => list.as_slice(),
                     _ => return Err((node.span, "`args:` is a mapping of argument: value".into())),
                 };
                 for (k, v) in list {

@@ -25,7 +25,7 @@ use serde::Serialize;
 use super::json::{self, JsonValue, object, string};
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
 use crate::rasa::project::MAX_FILE_BYTES;
-use crate::yaml::{self, Node, Value as Yaml};
+use crate::yaml::{self, Node, YamlValue};
 
 /// Most records (contacts, tickets, notes) `crm.yml` may hold. (The 1 MiB file cap and
 /// YAML's node cap come first for wordy seeds; seeds built in code are not capped.)
@@ -215,7 +215,7 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
         seed.diagnostics = reader.diagnostics;
         return seed;
     };
-    let Yaml::Map(entries) = &root.value else {
+    let YamlValue::Map(entries) = &root.value else {
         reader.error(root.span, "crm.yml must be a mapping with contacts: and tickets:".into());
         seed.diagnostics = reader.diagnostics;
         return seed;
@@ -282,8 +282,8 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
                 }
             }
             Some("next_note_id") => match &value.value {
-                Yaml::Int(n) if *n >= 0 => seed.next_note_id = n.unsigned_abs(),
-                Yaml::Str(s) if s.parse::<u64>().is_ok() => seed.next_note_id = s.parse().unwrap_or(FIRST_NOTE_ID),
+                YamlValue::Int(n) if *n >= 0 => seed.next_note_id = n.unsigned_abs(),
+                YamlValue::Str(s) if s.parse::<u64>().is_ok() => seed.next_note_id = s.parse().unwrap_or(FIRST_NOTE_ID),
                 _ => reader.error(value.span, "next_note_id must be a whole number".into()),
             },
             Some(other) => reader.warn(key.span, format!("unknown key '{other}' is ignored (expected contacts, tickets, notes, next_note_id)")),
@@ -307,7 +307,7 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
 
 fn key_text(node: &Node) -> Option<String> {
     match &node.value {
-        Yaml::Str(s) => Some(s.clone()),
+        YamlValue::Str(s) => Some(s.clone()),
         _ => None,
     }
 }
@@ -345,8 +345,8 @@ impl SeedReader<'_> {
 
     fn list<'n>(&mut self, node: &'n Node, what: &str) -> &'n [Node] {
         match &node.value {
-            Yaml::Seq(items) => items,
-            Yaml::Null => &[],
+            YamlValue::Seq(items) => items,
+            YamlValue::Null => &[],
             _ => {
                 self.error(node.span, format!("{what}: must be a list"));
                 &[]
@@ -357,7 +357,7 @@ impl SeedReader<'_> {
     /// The named fields of a mapping as strings (absent → empty); `None` when the item is
     /// not a mapping or a required field is missing.
     fn fields(&mut self, item: &Node, names: &[&str], required: &[&str]) -> Option<Vec<String>> {
-        let Yaml::Map(entries) = &item.value else {
+        let YamlValue::Map(entries) = &item.value else {
             self.error(
                 item.span,
                 format!("each entry must be a mapping with {}", names.join(", ")),
@@ -376,9 +376,9 @@ impl SeedReader<'_> {
                 continue;
             };
             let text = match &value.value {
-                Yaml::Str(s) | Yaml::Timestamp(s) => s.clone(),
-                Yaml::Int(n) => n.to_string(),
-                Yaml::Null => String::new(),
+                YamlValue::Str(s) | YamlValue::Timestamp(s) => s.clone(),
+                YamlValue::Int(n) => n.to_string(),
+                YamlValue::Null => String::new(),
                 _ => {
                     self.error(value.span, format!("'{name}' must be a string or a number"));
                     return None;

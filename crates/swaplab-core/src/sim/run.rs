@@ -874,7 +874,7 @@ fn python_type(value: &PyValue) -> &'static str {
     }
 }
 
-fn yaml_json(value: &crate::yaml::Value) -> JsonValue {
+fn yaml_json(value: &crate::yaml::YamlValue) -> JsonValue {
     json::parse(&crate::yaml::to_json(value).to_string()).unwrap_or(JsonValue::Null)
 }
 
