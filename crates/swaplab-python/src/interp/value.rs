@@ -1,6 +1,7 @@
 //! [`PyValue`]: a Python value as it crosses the interpreter's boundary (arguments in,
 //! CRM and memory values both ways, the returned value out), with Python's `repr`, `str`
-//! and truthiness, and the JSON view pydantic and `json.dumps` give it.
+//! and truthiness, and the JSON view pydantic and `json.dumps` give it. Inside a run the
+//! interpreter works on its own `RunValue` (`runtime.rs`) and converts at the boundary.
 //!
 //! Walking a value is capped at [`MAX_VALUE_DEPTH`] levels: deeper parts print as `...`
 //! and dump as `null`, so no value built outside can exhaust the stack.
@@ -10,7 +11,14 @@ use crate::float_repr;
 
 use super::MAX_VALUE_DEPTH;
 
-/// A Python value during a run.
+/// A Python value on its way into or out of a run: a copy, owned and plain data.
+///
+/// This is what a [`super::Host`] and a caller see (keyword arguments, CRM and memory
+/// values, [`super::Outcome::Returned`]). It has no identity and no sharing: a list held
+/// twice in a run's value crosses as two equal lists, and anything without a data form
+/// (a function, a class, an exception) crosses as [`PyValue::Opaque`]. Inside the
+/// interpreter, values are `RunValue`s instead (`Rc`-shared, so a change through one name
+/// shows through every other); each crossing converts one into the other.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PyValue {
     /// `None`.
