@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use swaplab_core::permalink::{Form, Link, encode, unpack};
 use swaplab_core::sim::Simulation;
-use swaplab_core::sim::json::{self, Value};
+use swaplab_core::sim::json::{self, JsonValue};
 use swaplab_core::{Area, Workspace};
 use swaplab_fuzz::{examples, files_form, replace_form, tutorial};
 
@@ -107,16 +107,16 @@ fn mcp_session(id: &str, workspace: &Workspace) -> Option<String> {
     ];
     let listed = server.tools_list();
     let tools = match json::get(&listed, "tools") {
-        Some(Value::Array(tools)) => tools.clone(),
+        Some(JsonValue::Array(tools)) => tools.clone(),
         _ => Vec::new(),
     };
     for (n, tool) in tools.iter().enumerate() {
-        let Some(Value::Str(name)) = json::get(tool, "name") else {
+        let Some(JsonValue::Str(name)) = json::get(tool, "name") else {
             continue;
         };
         let properties = json::at_path(tool, "inputSchema.properties");
         let mut args = Vec::new();
-        if let Some(Value::Object(properties)) = properties {
+        if let Some(JsonValue::Object(properties)) = properties {
             for (param, _) in properties {
                 let value = if param.contains("email") {
                     contact.email.clone()

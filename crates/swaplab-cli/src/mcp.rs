@@ -19,7 +19,7 @@ use anyhow::{Context, Result, bail};
 use swaplab_core::Workspace;
 use swaplab_core::sim::Simulation;
 use swaplab_core::sim::crm::Crm;
-use swaplab_core::sim::json::{self, MAX_JSON_BYTES, Value, object, string};
+use swaplab_core::sim::json::{self, JsonValue, MAX_JSON_BYTES, object, string};
 use swaplab_core::sim::mcp::{McpServer, codes};
 use swaplab_core::words::count;
 
@@ -67,7 +67,12 @@ pub fn run(
 }
 
 /// The answer to one line, if it needs one.
-fn answer(server: &McpServer, bytes: &[u8], crm: &mut Crm, log: &mut dyn Write) -> Option<Value> {
+fn answer(
+    server: &McpServer,
+    bytes: &[u8],
+    crm: &mut Crm,
+    log: &mut dyn Write,
+) -> Option<JsonValue> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         let _ = writeln!(log, "swaplab mcp: a line that is not UTF-8");
         return Some(parse_error());
@@ -108,13 +113,16 @@ fn answer(server: &McpServer, bytes: &[u8], crm: &mut Crm, log: &mut dyn Write) 
     exchange.response
 }
 
-fn parse_error() -> Value {
+fn parse_error() -> JsonValue {
     object([
         ("jsonrpc", string("2.0")),
-        ("id", Value::Null),
+        ("id", JsonValue::Null),
         (
             "error",
-            object([("code", Value::Int(codes::PARSE_ERROR)), ("message", string("Parse error"))]),
+            object([
+                ("code", JsonValue::Int(codes::PARSE_ERROR)),
+                ("message", string("Parse error")),
+            ]),
         ),
     ])
 }

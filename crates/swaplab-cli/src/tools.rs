@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use swaplab_core::Workspace;
 use swaplab_core::sim::Simulation;
-use swaplab_core::sim::json::{self, Value};
+use swaplab_core::sim::json::{self, JsonValue};
 use swaplab_core::sim::mcp::McpServer;
 use swaplab_core::yaml::python_str_repr;
 
@@ -66,10 +66,10 @@ fn write_text(server: &McpServer, style: Style, out: &mut dyn Write) -> Result<(
         let descriptor = McpServer::descriptor(tool);
         writeln!(out)?;
         writeln!(out, "{}", style.bold(&tool.name))?;
-        if let Some(Value::Str(title)) = json::get(&descriptor, "title") {
+        if let Some(JsonValue::Str(title)) = json::get(&descriptor, "title") {
             writeln!(out, "  title: {title}")?;
         }
-        if let Some(Value::Str(description)) = json::get(&descriptor, "description") {
+        if let Some(JsonValue::Str(description)) = json::get(&descriptor, "description") {
             for line in description.lines() {
                 writeln!(out, "  {line}")?;
             }
@@ -104,25 +104,25 @@ fn write_schema(
     out: &mut dyn Write,
     style: Style,
     label: &str,
-    schema: &Value,
+    schema: &JsonValue,
     depth: usize,
 ) -> Result<()> {
     let pad = "  ".repeat(depth);
     let title = match json::get(schema, "title") {
-        Some(Value::Str(title)) => format!("{title}: "),
+        Some(JsonValue::Str(title)) => format!("{title}: "),
         _ => String::new(),
     };
     let mut heading = format!("{pad}{label} {title}{}", type_of(schema));
     match json::get(schema, "additionalProperties") {
-        Some(Value::Bool(true)) => heading.push_str(", other keys allowed"),
-        Some(Value::Bool(false)) => heading.push_str(", no other keys"),
-        Some(other @ Value::Object(_)) => {
+        Some(JsonValue::Bool(true)) => heading.push_str(", other keys allowed"),
+        Some(JsonValue::Bool(false)) => heading.push_str(", no other keys"),
+        Some(other @ JsonValue::Object(_)) => {
             heading.push_str(&format!(", other keys: {}", type_of(other)));
         }
         _ => {}
     }
     writeln!(out, "{heading}")?;
-    if let Some(Value::Str(description)) = json::get(schema, "description") {
+    if let Some(JsonValue::Str(description)) = json::get(schema, "description") {
         let mut label = "about: ";
         for line in description.lines() {
             writeln!(out, "{pad}  {label}{}", style.dim(line))?;
@@ -130,17 +130,17 @@ fn write_schema(
         }
     }
     let required: Vec<&str> = match json::get(schema, "required") {
-        Some(Value::Array(names)) => names
+        Some(JsonValue::Array(names)) => names
             .iter()
             .filter_map(|n| match n {
-                Value::Str(s) => Some(s.as_str()),
+                JsonValue::Str(s) => Some(s.as_str()),
                 _ => None,
             })
             .collect(),
         _ => Vec::new(),
     };
-    let properties: &[(String, Value)] = match json::get(schema, "properties") {
-        Some(Value::Object(entries)) => entries,
+    let properties: &[(String, JsonValue)] = match json::get(schema, "properties") {
+        Some(JsonValue::Object(entries)) => entries,
         _ => &[],
     };
     let name_width = properties.iter().map(|(n, _)| n.chars().count()).max().unwrap_or(0);
@@ -153,7 +153,7 @@ fn write_schema(
         if let Some(default) = json::get(property, "default") {
             line.push_str(&format!(", default {}", json::compact(default)));
         }
-        if let Some(Value::Str(description)) = json::get(property, "description") {
+        if let Some(JsonValue::Str(description)) = json::get(property, "description") {
             line.push_str(&format!(" — {}", description.lines().next().unwrap_or_default()));
         }
         writeln!(out, "{}", line.trim_end())?;
@@ -161,7 +161,7 @@ fn write_schema(
     if properties.is_empty() && type_of(schema) == "object" {
         writeln!(out, "{pad}  {}", style.dim("(no properties)"))?;
     }
-    if let Some(Value::Object(defs)) = json::get(schema, "$defs") {
+    if let Some(JsonValue::Object(defs)) = json::get(schema, "$defs") {
         for (name, def) in defs {
             write_schema(out, style, &format!("defines {name}:"), &untitled(def), depth + 1)?;
         }
@@ -170,32 +170,32 @@ fn write_schema(
 }
 
 /// The schema without its `title` (a definition's heading already names it).
-fn untitled(schema: &Value) -> Value {
+fn untitled(schema: &JsonValue) -> JsonValue {
     match schema {
-        Value::Object(entries) => {
-            Value::Object(entries.iter().filter(|(k, _)| k != "title").cloned().collect())
+        JsonValue::Object(entries) => {
+            JsonValue::Object(entries.iter().filter(|(k, _)| k != "title").cloned().collect())
         }
         other => other.clone(),
     }
 }
 
 /// A schema's type in a few words: `string`, `string | null`, `array of Ticket`, `any`.
-fn type_of(schema: &Value) -> String {
-    if let Some(Value::Str(reference)) = json::get(schema, "$ref") {
+fn type_of(schema: &JsonValue) -> String {
+    if let Some(JsonValue::Str(reference)) = json::get(schema, "$ref") {
         return reference.rsplit('/').next().unwrap_or(reference).to_owned();
     }
-    if let Some(Value::Array(branches)) = json::get(schema, "anyOf") {
+    if let Some(JsonValue::Array(branches)) = json::get(schema, "anyOf") {
         return branches.iter().map(type_of).collect::<Vec<_>>().join(" | ");
     }
-    if let Some(Value::Array(values)) = json::get(schema, "enum") {
+    if let Some(JsonValue::Array(values)) = json::get(schema, "enum") {
         return values.iter().map(json::compact).collect::<Vec<_>>().join(" | ");
     }
     if let Some(value) = json::get(schema, "const") {
         return json::compact(value);
     }
     let types: Vec<String> = match json::get(schema, "type") {
-        Some(Value::Str(t)) => vec![t.clone()],
-        Some(Value::Array(ts)) => ts.iter().map(json::plain).collect(),
+        Some(JsonValue::Str(t)) => vec![t.clone()],
+        Some(JsonValue::Array(ts)) => ts.iter().map(json::plain).collect(),
         _ => return "any".to_owned(),
     };
     types

@@ -190,7 +190,7 @@ pub(crate) fn parse_edit(node: &Node) -> Result<Edit, String> {
         return Ok(Edit::Write { file, text: text("write")? });
     }
     match node.get("delete").map(|n| &n.value) {
-        Some(swaplab_core::yaml::Value::Bool(true)) => Ok(Edit::Delete { file }),
+        Some(swaplab_core::yaml::YamlValue::Bool(true)) => Ok(Edit::Delete { file }),
         _ => Err(format!("{file}: `delete` takes only `true`")),
     }
 }

@@ -13,7 +13,7 @@ use swaplab_core::review::{Review, Verdict};
 use swaplab_core::sim::agent::Target;
 use swaplab_core::sim::{Side, Simulation};
 use swaplab_core::words::count;
-use swaplab_core::yaml::{Node, Value};
+use swaplab_core::yaml::{Node, YamlValue};
 use swaplab_core::{FileRef, Workspace};
 
 use crate::edit::{Edit, parse_edit};
@@ -467,7 +467,7 @@ fn parse_exercise(
         other => return Err(error(format!("`style: {other}` must be `find-it` or `fix-it`"))),
     };
     let minutes = match node.get("minutes").map(|n| &n.value) {
-        Some(Value::Int(n)) if (1..=120).contains(n) => u32::try_from(*n).unwrap_or(1),
+        Some(YamlValue::Int(n)) if (1..=120).contains(n) => u32::try_from(*n).unwrap_or(1),
         _ => return Err(error("`minutes` must be a whole number from 1 to 120".to_owned())),
     };
     let edits = |key: &str| -> Result<Vec<Edit>, ContentError> {
@@ -540,11 +540,11 @@ fn parse_check(node: &Node) -> Result<GoalCheck, String> {
         "proof" => GoalCheck::Proof(outcome()?),
         "passes" => GoalCheck::Passes(text()?.to_owned()),
         "leaks" => match &value.value {
-            Value::Int(n) if *n >= 0 => GoalCheck::Leaks(usize::try_from(*n).unwrap_or(0)),
+            YamlValue::Int(n) if *n >= 0 => GoalCheck::Leaks(usize::try_from(*n).unwrap_or(0)),
             _ => return Err("`leaks` takes a whole number".to_owned()),
         },
         "starts" => match &value.value {
-            Value::Bool(b) => GoalCheck::Starts(*b),
+            YamlValue::Bool(b) => GoalCheck::Starts(*b),
             _ => return Err("`starts` takes true or false".to_owned()),
         },
         "confirms" => GoalCheck::Confirms(text()?.to_owned()),

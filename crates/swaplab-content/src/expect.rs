@@ -28,7 +28,7 @@ use swaplab_core::Workspace;
 use swaplab_core::analysis::Analysis;
 use swaplab_core::review::{ReviewOutcome, Verdict};
 use swaplab_core::sim::Side;
-use swaplab_core::yaml::{Node, Value};
+use swaplab_core::yaml::{Node, YamlValue};
 
 /// Whether a proof or a review passes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -243,13 +243,13 @@ pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
     let flag = |key: &str| -> Result<bool, String> {
         match node.get(key).map(|n| &n.value) {
             None => Ok(true),
-            Some(Value::Bool(b)) => Ok(*b),
+            Some(YamlValue::Bool(b)) => Ok(*b),
             Some(_) => Err(format!("`expect.{key}` must be `true` or `false`")),
         }
     };
     let count = |key: &str| -> Result<usize, String> {
         match node.get(key).map(|n| &n.value) {
-            Some(Value::Int(n)) => {
+            Some(YamlValue::Int(n)) => {
                 usize::try_from(*n).map_err(|_| format!("`expect.{key}` must not be negative"))
             }
             _ => Err(format!("`expect.{key}` must be a whole number")),
@@ -270,7 +270,7 @@ pub(crate) fn parse_expectation(node: &Node) -> Result<Expectation, String> {
         Ok(Some(items))
     };
     let starts = match node.get("starts").map(|n| &n.value) {
-        Some(Value::Bool(b)) => *b,
+        Some(YamlValue::Bool(b)) => *b,
         _ => return Err("`expect.starts` must be `true` or `false`".to_owned()),
     };
     let expectation = Expectation {

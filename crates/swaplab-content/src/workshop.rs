@@ -7,7 +7,7 @@
 //! exercise that exists. Nothing here panics on any text.
 
 use swaplab_core::diagnostic::Position;
-use swaplab_core::yaml::{Node, Value};
+use swaplab_core::yaml::{Node, YamlValue};
 
 use crate::ContentError;
 
@@ -188,7 +188,7 @@ fn parse_step(item: &Node, number: usize) -> Result<Step, ContentError> {
     let minutes = match item.get("minutes") {
         None => return Err(at(line, "a step needs `minutes:`")),
         Some(node) => match &node.value {
-            Value::Int(n) if (1..=i64::from(MAX_STEP_MINUTES)).contains(n) => {
+            YamlValue::Int(n) if (1..=i64::from(MAX_STEP_MINUTES)).contains(n) => {
                 u32::try_from(*n).unwrap_or(1)
             }
             _ => {

@@ -29,7 +29,7 @@ use crate::difflib::{splitlines, unified_changes, universal_newlines};
 use crate::rasa::skill::py_strip;
 use crate::sim::Simulation;
 use crate::sim::crm::Crm;
-use crate::sim::json::{self, Value, object, string};
+use crate::sim::json::{self, JsonValue, object, string};
 use crate::workspace::Workspace;
 use crate::yaml::python_str_repr;
 
@@ -228,24 +228,24 @@ fn py_list<S: AsRef<str>>(items: &[S]) -> String {
 }
 
 /// Python's `str()` of a JSON value as `json.loads` gives it.
-fn py_str(value: Option<&Value>) -> String {
+fn py_str(value: Option<&JsonValue>) -> String {
     match value {
-        None | Some(Value::Null) => "None".to_owned(),
-        Some(Value::Str(s)) => s.clone(),
+        None | Some(JsonValue::Null) => "None".to_owned(),
+        Some(JsonValue::Str(s)) => s.clone(),
         Some(other) => py_repr(other),
     }
 }
 
-fn py_repr(value: &Value) -> String {
+fn py_repr(value: &JsonValue) -> String {
     match value {
-        Value::Null => "None".to_owned(),
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
-        Value::Str(s) => python_str_repr(s),
-        Value::Array(items) => {
+        JsonValue::Null => "None".to_owned(),
+        JsonValue::Bool(true) => "True".to_owned(),
+        JsonValue::Bool(false) => "False".to_owned(),
+        JsonValue::Str(s) => python_str_repr(s),
+        JsonValue::Array(items) => {
             format!("[{}]", items.iter().map(py_repr).collect::<Vec<_>>().join(", "))
         }
-        Value::Object(entries) => format!(
+        JsonValue::Object(entries) => format!(
             "{{{}}}",
             entries
                 .iter()
@@ -514,13 +514,13 @@ fn lookup(
     let mut crm = Crm::new(seed);
     let init = object([
         ("jsonrpc", string("2.0")),
-        ("id", Value::Int(0)),
+        ("id", JsonValue::Int(0)),
         ("method", string("initialize")),
         (
             "params",
             object([
                 ("protocolVersion", string("2025-06-18")),
-                ("capabilities", Value::Object(Vec::new())),
+                ("capabilities", JsonValue::Object(Vec::new())),
                 ("clientInfo", object([("name", string("proof")), ("version", string("1"))])),
             ]),
         ),
@@ -529,7 +529,7 @@ fn lookup(
     let mut call = |id: i64, email: &str| {
         let request = object([
             ("jsonrpc", string("2.0")),
-            ("id", Value::Int(id)),
+            ("id", JsonValue::Int(id)),
             ("method", string("tools/call")),
             (
                 "params",
@@ -548,7 +548,7 @@ fn lookup(
             .response
             .and_then(|r| json::get(&r, "result").cloned())
             .and_then(|r| json::get(&r, "structuredContent").cloned())
-            .filter(|v| *v != Value::Null))
+            .filter(|v| *v != JsonValue::Null))
     };
     let found = call(1, KNOWN_EMAIL)?;
     checks.push(check(
@@ -560,10 +560,10 @@ fn lookup(
             "structuredContent is None — tool has no outputSchema"
         },
     ));
-    let get = |payload: &Option<Value>, key: &str| {
+    let get = |payload: &Option<JsonValue>, key: &str| {
         payload.as_ref().and_then(|p| json::get(p, key)).cloned()
     };
-    let ok = get(&found, "ok") == Some(Value::Bool(true));
+    let ok = get(&found, "ok") == Some(JsonValue::Bool(true));
     let name = get(&found, "name");
     checks.push(check(
         format!("{LOOKUP_TOOL} over MCP"),

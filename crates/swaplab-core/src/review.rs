@@ -38,7 +38,7 @@ use crate::sim::attack::{
     AttackOptions, AttackVerdict, LeakKind, NotTested, Probe, ProbeOutcome, is_id_like,
 };
 use crate::sim::crm::Access;
-use crate::sim::json::Value;
+use crate::sim::json::JsonValue;
 use crate::sim::mcp::McpServer;
 use crate::sim::run::{Route, Run};
 use crate::sim::{AttackPair, Side, Simulation};
@@ -816,8 +816,8 @@ fn step_arguments(after: &ProjectReport, agent: Option<&Agent<'_>>) -> Vec<Revie
                     continue;
                 };
                 // Placeholders stand for the resolved values: only names matter here.
-                let args = Value::Object(
-                    parameters.keys().map(|k| (k.clone(), Value::Str("…".into()))).collect(),
+                let args = JsonValue::Object(
+                    parameters.keys().map(|k| (k.clone(), JsonValue::Str("…".into()))).collect(),
                 );
                 let (verdict, summary) = match validate_arguments(bound.schema(), &args) {
                     Ok(()) => (
@@ -982,7 +982,7 @@ fn sample_view(agent: &Agent<'_>, sim: &Simulation, skill: &str, tool: &McpTool)
     run.activate(skill, None).ok()?;
     let record = run.model_call(
         &tool.name,
-        &Value::Object(vec![(param.name.clone(), Value::Str(contact.email.clone()))]),
+        &JsonValue::Object(vec![(param.name.clone(), JsonValue::Str(contact.email.clone()))]),
     );
     record.model_sees
 }

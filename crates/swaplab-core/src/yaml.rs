@@ -35,10 +35,11 @@ pub const MAX_NODES: usize = 200_000;
 /// Diagnostic code for YAML that does not parse.
 pub const SYNTAX_CODE: &str = "swaplab.yaml.syntax";
 
-/// A value as PyYAML's safe loader builds it.
+/// A value as PyYAML's safe loader builds it: the Python type each YAML scalar, list or
+/// mapping becomes, each part a [`Node`] that knows where it was written.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
-pub enum Value {
+pub enum YamlValue {
     /// `None`: `~`, `null`, or nothing.
     Null,
     /// `bool`, including YAML 1.1's `yes`/`no`/`on`/`off`.
@@ -63,7 +64,7 @@ pub enum Value {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Node {
     /// The value.
-    pub value: Value,
+    pub value: YamlValue,
     /// Where it was written (for a collection, from its first to its last character).
     #[serde(skip)]
     pub span: Span,
@@ -81,20 +82,20 @@ pub struct YamlError {
     pub message: String,
 }
 
-impl Value {
+impl YamlValue {
     /// Python's name for the type, as pydantic and Rasa messages print it.
     pub fn type_name(&self) -> &'static str {
         match self {
-            Value::Null => "NoneType",
-            Value::Bool(_) => "bool",
-            Value::Int(_) => "int",
-            Value::Float(_) => "float",
-            Value::Str(_) => "str",
-            Value::Timestamp(text) if text.len() > 10 => "datetime",
-            Value::Timestamp(_) => "date",
-            Value::Bytes(_) => "bytes",
-            Value::Seq(_) => "list",
-            Value::Map(_) => "dict",
+            YamlValue::Null => "NoneType",
+            YamlValue::Bool(_) => "bool",
+            YamlValue::Int(_) => "int",
+            YamlValue::Float(_) => "float",
+            YamlValue::Str(_) => "str",
+            YamlValue::Timestamp(text) if text.len() > 10 => "datetime",
+            YamlValue::Timestamp(_) => "date",
+            YamlValue::Bytes(_) => "bytes",
+            YamlValue::Seq(_) => "list",
+            YamlValue::Map(_) => "dict",
         }
     }
 }
@@ -103,7 +104,7 @@ impl Node {
     /// The string, if this is a `str`.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {
-            Value::Str(text) => Some(text),
+            YamlValue::Str(text) => Some(text),
             _ => None,
         }
     }
@@ -111,7 +112,7 @@ impl Node {
     /// The entries, if this is a mapping.
     pub fn as_map(&self) -> Option<&[(Node, Node)]> {
         match &self.value {
-            Value::Map(entries) => Some(entries),
+            YamlValue::Map(entries) => Some(entries),
             _ => None,
         }
     }
@@ -119,14 +120,14 @@ impl Node {
     /// The items, if this is a sequence.
     pub fn as_seq(&self) -> Option<&[Node]> {
         match &self.value {
-            Value::Seq(items) => Some(items),
+            YamlValue::Seq(items) => Some(items),
             _ => None,
         }
     }
 
     /// Whether this is `None`.
     pub fn is_null(&self) -> bool {
-        self.value == Value::Null
+        self.value == YamlValue::Null
     }
 
     /// The value under string key `key`, if this is a mapping that has it.
@@ -149,24 +150,24 @@ impl Node {
 }
 
 /// Python's `str()` of a scalar value; collections in Python's `repr` style.
-pub fn python_str(value: &Value) -> String {
+pub fn python_str(value: &YamlValue) -> String {
     match value {
-        Value::Str(text) | Value::Timestamp(text) => text.clone(),
+        YamlValue::Str(text) | YamlValue::Timestamp(text) => text.clone(),
         other => python_repr(other),
     }
 }
 
 /// Python's `repr()` of a value.
-pub fn python_repr(value: &Value) -> String {
+pub fn python_repr(value: &YamlValue) -> String {
     match value {
-        Value::Null => "None".to_owned(),
-        Value::Bool(true) => "True".to_owned(),
-        Value::Bool(false) => "False".to_owned(),
-        Value::Int(number) => number.to_string(),
-        Value::Float(number) => python_float(*number),
-        Value::Str(text) => python_str_repr(text),
-        Value::Timestamp(text) => format!("datetime({text})"),
-        Value::Bytes(bytes) => {
+        YamlValue::Null => "None".to_owned(),
+        YamlValue::Bool(true) => "True".to_owned(),
+        YamlValue::Bool(false) => "False".to_owned(),
+        YamlValue::Int(number) => number.to_string(),
+        YamlValue::Float(number) => python_float(*number),
+        YamlValue::Str(text) => python_str_repr(text),
+        YamlValue::Timestamp(text) => format!("datetime({text})"),
+        YamlValue::Bytes(bytes) => {
             let text: String = bytes
                 .iter()
                 .map(|&b| match b {
@@ -178,11 +179,11 @@ pub fn python_repr(value: &Value) -> String {
                 .collect();
             format!("b'{text}'")
         }
-        Value::Seq(items) => {
+        YamlValue::Seq(items) => {
             let inner: Vec<String> = items.iter().map(|item| python_repr(&item.value)).collect();
             format!("[{}]", inner.join(", "))
         }
-        Value::Map(entries) => {
+        YamlValue::Map(entries) => {
             let inner: Vec<String> = entries
                 .iter()
                 .map(|(k, v)| format!("{}: {}", python_repr(&k.value), python_repr(&v.value)))
@@ -305,7 +306,7 @@ fn parse_events(text: &str, origin: Position) -> Result<Option<Node>, YamlError>
                 }
                 if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
                     && last_line_unterminated(source, span.end.index())
-                    && let Value::Str(content) = &mut node.value
+                    && let YamlValue::Str(content) = &mut node.value
                     && content.ends_with('\n')
                 {
                     // PyYAML gives a block scalar on an unterminated last line no final break.
@@ -487,8 +488,8 @@ impl Builder {
     fn close(&mut self, end: Position) -> Result<Option<Node>, YamlError> {
         let Some(open) = self.stack.pop() else { return Ok(None) };
         let value = match open.frame {
-            Frame::Seq(items) => Value::Seq(items),
-            Frame::Map(entries, _, merges) => Value::Map(flatten(entries, &merges)?),
+            Frame::Seq(items) => YamlValue::Seq(items),
+            Frame::Map(entries, _, merges) => YamlValue::Map(flatten(entries, &merges)?),
         };
         let end = end.max(open.start);
         let node = Node { value, span: Span { start: open.start, end }, plain: false };
@@ -516,7 +517,7 @@ impl Builder {
             }
             Frame::Map(entries, pending, merges) => match pending.take() {
                 None => {
-                    if matches!(node.value, Value::Seq(_) | Value::Map(_)) {
+                    if matches!(node.value, YamlValue::Seq(_) | YamlValue::Map(_)) {
                         return Err(YamlError {
                             at: node.span.start,
                             message: "while constructing a mapping: found unhashable key"
@@ -544,7 +545,7 @@ impl Builder {
 }
 
 fn is_merge_key(node: &Node) -> bool {
-    node.plain && node.value == Value::Str("<<".to_owned())
+    node.plain && node.value == YamlValue::Str("<<".to_owned())
 }
 
 /// A plain `<<` anywhere but a mapping key resolves to the merge tag, which
@@ -568,8 +569,8 @@ fn flatten(written: Vec<(Node, Node)>, merges: &[Node]) -> Result<Vec<(Node, Nod
     let mut pairs: Vec<(Node, Node)> = Vec::new();
     for source in merges {
         let maps: Vec<&Node> = match &source.value {
-            Value::Map(_) => vec![source],
-            Value::Seq(items) => items.iter().rev().collect(),
+            YamlValue::Map(_) => vec![source],
+            YamlValue::Seq(items) => items.iter().rev().collect(),
             _ => {
                 return Err(YamlError {
                     at: source.span.start,
@@ -607,13 +608,13 @@ fn insert(entries: &mut Vec<(Node, Node)>, key: Node, value: Node) {
 }
 
 /// Python's `==` on hashable keys: `True == 1 == 1.0`.
-fn same_key(a: &Value, b: &Value) -> bool {
-    fn number(value: &Value) -> Option<f64> {
+fn same_key(a: &YamlValue, b: &YamlValue) -> bool {
+    fn number(value: &YamlValue) -> Option<f64> {
         match value {
-            Value::Bool(flag) => Some(f64::from(u8::from(*flag))),
+            YamlValue::Bool(flag) => Some(f64::from(u8::from(*flag))),
             #[allow(clippy::cast_precision_loss)]
-            Value::Int(number) => Some(*number as f64),
-            Value::Float(number) => Some(*number),
+            YamlValue::Int(number) => Some(*number as f64),
+            YamlValue::Float(number) => Some(*number),
             _ => None,
         }
     }
@@ -625,8 +626,8 @@ fn same_key(a: &Value, b: &Value) -> bool {
 
 fn count_nodes(node: &Node) -> usize {
     match &node.value {
-        Value::Seq(items) => 1 + items.iter().map(count_nodes).sum::<usize>(),
-        Value::Map(entries) => {
+        YamlValue::Seq(items) => 1 + items.iter().map(count_nodes).sum::<usize>(),
+        YamlValue::Map(entries) => {
             1 + entries.iter().map(|(k, v)| count_nodes(k) + count_nodes(v)).sum::<usize>()
         }
         _ => 1,
@@ -667,31 +668,31 @@ fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Resu
         None => None,
     };
     let value = match explicit.as_deref() {
-        Some("str") => Value::Str(text.to_string()),
-        Some("binary") => Value::Bytes(
+        Some("str") => YamlValue::Str(text.to_string()),
+        Some("binary") => YamlValue::Bytes(
             decode_base64(text)
                 .ok_or_else(|| "failed to convert base64 data: Incorrect padding".to_owned())?,
         ),
-        Some("null") => Value::Null,
+        Some("null") => YamlValue::Null,
         Some("bool") => resolve_bool(text)
-            .map(Value::Bool)
+            .map(YamlValue::Bool)
             .ok_or_else(|| format!("invalid boolean: {}", python_str_repr(text)))?,
         Some("int") => resolve_int(text).ok_or_else(|| {
             format!("invalid literal for int() with base 10: {}", python_str_repr(text))
         })?,
         Some("float") => resolve_float(text)
-            .or_else(|| text.trim().parse::<f64>().ok().map(Value::Float))
+            .or_else(|| text.trim().parse::<f64>().ok().map(YamlValue::Float))
             .ok_or_else(|| {
                 format!("could not convert string to float: {}", python_str_repr(text))
             })?,
-        Some("timestamp") => Value::Timestamp(text.to_string()),
+        Some("timestamp") => YamlValue::Timestamp(text.to_string()),
         Some(other) => {
             return Err(format!(
                 "could not determine a constructor for the tag '{CORE_TAG_PREFIX}{other}'"
             ));
         }
         None if plain && tag.is_none() => resolve_plain(text)?,
-        None => Value::Str(text.to_string()),
+        None => YamlValue::Str(text.to_string()),
     };
     Ok(Node { value, span, plain })
 }
@@ -725,12 +726,12 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
 }
 
 /// PyYAML's implicit resolvers, in its order, for an unquoted scalar.
-fn resolve_plain(text: &str) -> Result<Value, String> {
+fn resolve_plain(text: &str) -> Result<YamlValue, String> {
     if matches!(text, "" | "~" | "null" | "Null" | "NULL") {
-        return Ok(Value::Null);
+        return Ok(YamlValue::Null);
     }
     if let Some(flag) = resolve_bool(text) {
-        return Ok(Value::Bool(flag));
+        return Ok(YamlValue::Bool(flag));
     }
     if let Some(number) = resolve_int(text) {
         return Ok(number);
@@ -739,14 +740,14 @@ fn resolve_plain(text: &str) -> Result<Value, String> {
         return Ok(number);
     }
     if is_timestamp(text) {
-        return Ok(Value::Timestamp(text.to_owned()));
+        return Ok(YamlValue::Timestamp(text.to_owned()));
     }
     if text == "=" {
         return Err(format!(
             "could not determine a constructor for the tag '{CORE_TAG_PREFIX}value'"
         ));
     }
-    Ok(Value::Str(text.to_owned()))
+    Ok(YamlValue::Str(text.to_owned()))
 }
 
 fn resolve_bool(text: &str) -> Option<bool> {
@@ -770,22 +771,22 @@ fn all(text: &str, allowed: impl Fn(u8) -> bool) -> bool {
 }
 
 /// PyYAML's int regex and `construct_yaml_int`.
-fn resolve_int(text: &str) -> Option<Value> {
+fn resolve_int(text: &str) -> Option<YamlValue> {
     let (sign, body) = split_sign(text);
-    let digits = |s: &str, radix: u32| -> Option<Value> {
+    let digits = |s: &str, radix: u32| -> Option<YamlValue> {
         let cleaned: String = s.chars().filter(|&c| c != '_').collect();
         if cleaned.is_empty() {
-            return Some(Value::Int(0));
+            return Some(YamlValue::Int(0));
         }
         match i64::from_str_radix(&cleaned, radix) {
-            Ok(number) => Some(Value::Int(sign * number)),
+            Ok(number) => Some(YamlValue::Int(sign * number)),
             Err(_) => {
                 let mut value = 0f64;
                 for c in cleaned.chars() {
                     value = value * f64::from(radix) + f64::from(c.to_digit(radix)?);
                 }
                 #[allow(clippy::cast_precision_loss)]
-                Some(Value::Float(sign as f64 * value))
+                Some(YamlValue::Float(sign as f64 * value))
             }
         }
     };
@@ -798,7 +799,7 @@ fn resolve_int(text: &str) -> Option<Value> {
             .flatten();
     }
     if body == "0" {
-        return Some(Value::Int(0));
+        return Some(YamlValue::Int(0));
     }
     if let Some(rest) = body.strip_prefix('0') {
         return all(rest, |b| matches!(b, b'0'..=b'7' | b'_')).then(|| digits(rest, 8)).flatten();
@@ -823,20 +824,20 @@ fn resolve_int(text: &str) -> Option<Value> {
             }
             total = total.checked_mul(60)?.checked_add(part.parse::<i64>().ok()?)?;
         }
-        return Some(Value::Int(sign * total));
+        return Some(YamlValue::Int(sign * total));
     }
     all(body, |b| b.is_ascii_digit() || b == b'_').then(|| digits(body, 10)).flatten()
 }
 
 /// PyYAML's float regex (a dot is required; an exponent needs a sign) and its constructor.
-fn resolve_float(text: &str) -> Option<Value> {
+fn resolve_float(text: &str) -> Option<YamlValue> {
     let (sign, body) = split_sign(text);
     #[allow(clippy::cast_precision_loss)]
-    let signed = |value: f64| Some(Value::Float(sign as f64 * value));
+    let signed = |value: f64| Some(YamlValue::Float(sign as f64 * value));
     match body {
         ".inf" | ".Inf" | ".INF" => return signed(f64::INFINITY),
         ".nan" | ".NaN" | ".NAN" if sign == 1 && body.len() == text.len() => {
-            return Some(Value::Float(f64::NAN));
+            return Some(YamlValue::Float(f64::NAN));
         }
         _ => {}
     }
@@ -978,19 +979,21 @@ fn is_timestamp(text: &str) -> bool {
 }
 
 /// The value as JSON (mapping keys as Python's `str()`; dates as strings).
-pub fn to_json(value: &Value) -> serde_json::Value {
+pub fn to_json(value: &YamlValue) -> serde_json::Value {
     match value {
-        Value::Null => serde_json::Value::Null,
-        Value::Bool(flag) => serde_json::Value::Bool(*flag),
-        Value::Int(number) => serde_json::Value::from(*number),
-        Value::Float(number) => serde_json::Number::from_f64(*number)
+        YamlValue::Null => serde_json::Value::Null,
+        YamlValue::Bool(flag) => serde_json::Value::Bool(*flag),
+        YamlValue::Int(number) => serde_json::Value::from(*number),
+        YamlValue::Float(number) => serde_json::Number::from_f64(*number)
             .map_or(serde_json::Value::Null, serde_json::Value::Number),
-        Value::Str(text) | Value::Timestamp(text) => serde_json::Value::String(text.clone()),
-        Value::Bytes(bytes) => {
+        YamlValue::Str(text) | YamlValue::Timestamp(text) => {
+            serde_json::Value::String(text.clone())
+        }
+        YamlValue::Bytes(bytes) => {
             serde_json::Value::String(String::from_utf8_lossy(bytes).into_owned())
         }
-        Value::Seq(items) => items.iter().map(|item| to_json(&item.value)).collect(),
-        Value::Map(entries) => {
+        YamlValue::Seq(items) => items.iter().map(|item| to_json(&item.value)).collect(),
+        YamlValue::Map(entries) => {
             // Inserted one by one: `collect` would link a sort of its own (`order`).
             let mut object = serde_json::Map::new();
             object

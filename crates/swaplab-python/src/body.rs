@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::lex::TokenKind;
 use super::literal::{literal_value, string_literal};
-use super::schema::Value;
+use super::schema::JsonValue;
 use super::source::{Body, RawParam, Source};
 use swaplab_base::diagnostic::{Severity, Span};
 
@@ -139,7 +139,7 @@ pub struct ResultKey {
     /// The key (`ok`, `error`).
     pub key: String,
     /// Its value when that is a literal (`false`, `"not_identified"`).
-    pub value: Option<Value>,
+    pub value: Option<JsonValue>,
     /// The value's source text.
     pub value_text: String,
     /// Where the key is.

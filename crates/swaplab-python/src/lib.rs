@@ -54,7 +54,7 @@ pub use interp::{
 pub use lex::{Token, TokenKind};
 pub use mcp::{McpServerModule, McpTool, ModelClass, ModelField, scan_mcp_server};
 pub use pydantic::Extra;
-pub use schema::{Additional, Entries, Schema, Value};
+pub use schema::{Additional, Entries, JsonValue, Schema};
 pub use swaplab_base::pytext::float_repr;
 pub use tools::UNSUPPORTED;
 pub use tools::{ToolFunction, ToolModule, scan_tool_module};

@@ -6,7 +6,7 @@
 //! without bound.
 
 use super::lex::TokenKind;
-use super::schema::Value;
+use super::schema::JsonValue;
 use super::source::Source;
 
 /// Literal nesting deeper than this is not evaluated.
@@ -213,18 +213,18 @@ pub(crate) fn literal_value(
     start: usize,
     end: usize,
     depth: usize,
-) -> Option<Value> {
+) -> Option<JsonValue> {
     if start >= end || depth > MAX_DEPTH {
         return None;
     }
     if let Some(text) = string_literal(source, start, end) {
-        return Some(Value::Str(text));
+        return Some(JsonValue::Str(text));
     }
     if end == start + 1 {
         return match source.text(start) {
-            "True" if source.is_kind(start, TokenKind::Name) => Some(Value::Bool(true)),
-            "False" if source.is_kind(start, TokenKind::Name) => Some(Value::Bool(false)),
-            "None" if source.is_kind(start, TokenKind::Name) => Some(Value::Null),
+            "True" if source.is_kind(start, TokenKind::Name) => Some(JsonValue::Bool(true)),
+            "False" if source.is_kind(start, TokenKind::Name) => Some(JsonValue::Bool(false)),
+            "None" if source.is_kind(start, TokenKind::Name) => Some(JsonValue::Null),
             text if source.is_kind(start, TokenKind::Number) => number(text),
             _ => None,
         };
@@ -233,14 +233,16 @@ pub(crate) fn literal_value(
         let value = number(source.text(start + 1))?;
         return match (source.text(start), value) {
             ("+", value) if source.is_op(start, "+") => Some(value),
-            ("-", Value::Int(n)) if source.is_op(start, "-") => n.checked_neg().map(Value::Int),
-            ("-", Value::Float(f)) if source.is_op(start, "-") => Some(Value::Float(-f)),
+            ("-", JsonValue::Int(n)) if source.is_op(start, "-") => {
+                n.checked_neg().map(JsonValue::Int)
+            }
+            ("-", JsonValue::Float(f)) if source.is_op(start, "-") => Some(JsonValue::Float(-f)),
             _ => None,
         };
     }
     let close = source.closing(start, end).filter(|&c| c + 1 == end)?;
     let parts: Vec<(usize, usize)> = source.split(start + 1, close, ",");
-    let items = || -> Option<Vec<Value>> {
+    let items = || -> Option<Vec<JsonValue>> {
         parts
             .iter()
             .filter(|(s, e)| s < e)
@@ -248,7 +250,7 @@ pub(crate) fn literal_value(
             .collect()
     };
     if source.is_op(start, "[") {
-        return items().map(Value::Array);
+        return items().map(JsonValue::Array);
     }
     if source.is_op(start, "(") {
         // `(x)` is x; `()`, `(x,)` and `(x, y)` are tuples, dumped as arrays.
@@ -256,10 +258,10 @@ pub(crate) fn literal_value(
             return if s < e {
                 literal_value(source, *s, *e, depth + 1)
             } else {
-                Some(Value::Array(Vec::new()))
+                Some(JsonValue::Array(Vec::new()))
             };
         }
-        return items().map(Value::Array);
+        return items().map(JsonValue::Array);
     }
     if source.is_op(start, "{") {
         let mut entries = Vec::new();
@@ -272,17 +274,17 @@ pub(crate) fn literal_value(
             let value = literal_value(source, colon + 1, e, depth + 1)?;
             entries.push((key, value));
         }
-        return Some(Value::Object(entries));
+        return Some(JsonValue::Object(entries));
     }
     None
 }
 
 /// A numeric literal's value; `None` for complex numbers, integers beyond 64 bits and
 /// literals CPython refuses.
-pub(crate) fn number(text: &str) -> Option<Value> {
+pub(crate) fn number(text: &str) -> Option<JsonValue> {
     match read_number(text) {
-        Ok(Number::Int(n)) => Some(Value::Int(n)),
-        Ok(Number::Float(f)) => Some(Value::Float(f)),
+        Ok(Number::Int(n)) => Some(JsonValue::Int(n)),
+        Ok(Number::Float(f)) => Some(JsonValue::Float(f)),
         _ => None,
     }
 }

@@ -15,7 +15,7 @@ use super::literal::{cleandoc, compiled_docstring, literal_value};
 use super::pydantic::{
     DefaultSpec, Extra, FieldSpec, ModelSpec, Models, SchemaBuilder, read_field,
 };
-use super::schema::{Additional, Schema, Value};
+use super::schema::{Additional, JsonValue, Schema};
 use super::source::{Call, Class, Def, Item, Source, Stmt};
 use super::tools::{
     CLIENT_MODULE, DUPLICATE, UNSUPPORTED, report_module_import, report_odd_decorators, report_star,
@@ -243,7 +243,7 @@ pub fn scan_mcp_server(path: &str, text: &str) -> McpServerModule {
         diagnostics: Vec::new(),
     };
     let mut specs = Models::default();
-    let mut constants: BTreeMap<String, Value> = BTreeMap::new();
+    let mut constants: BTreeMap<String, JsonValue> = BTreeMap::new();
     for item in &items {
         match item {
             Item::Statement(stmt) => {
@@ -324,13 +324,13 @@ pub fn scan_mcp_server(path: &str, text: &str) -> McpServerModule {
 /// Module-level names bound to literals so far (`PORT = 8931`, `HOST, PORT = "…", 8931`),
 /// so that `FastMCP(…, port=PORT)` reads as the literal would. A name bound to anything
 /// else is forgotten.
-fn learn_constants(source: &Source<'_>, stmt: Stmt, constants: &mut BTreeMap<String, Value>) {
+fn learn_constants(source: &Source<'_>, stmt: Stmt, constants: &mut BTreeMap<String, JsonValue>) {
     let parts = source.split_assignment(stmt.start, stmt.end);
     let Some((&(vs, ve), targets)) = parts.split_last().filter(|(_, t)| !t.is_empty()) else {
         return;
     };
     let (items, tuple) = unpacked(source, vs, ve);
-    let items: Option<Vec<Value>> =
+    let items: Option<Vec<JsonValue>> =
         items.iter().map(|&(s, e)| literal_value(source, s, e, 0)).collect();
     for &(ts, te) in targets {
         let te = source.find_top(ts, te, |i| source.is_op(i, ":")).unwrap_or(te);
@@ -340,7 +340,7 @@ fn learn_constants(source: &Source<'_>, stmt: Stmt, constants: &mut BTreeMap<Str
             .filter_map(|&(s, e)| source.identifier(s).filter(|_| e == s + 1))
             .collect();
         let values = match &items {
-            Some(items) if !unpacking && tuple => vec![Value::Array(items.clone())],
+            Some(items) if !unpacking && tuple => vec![JsonValue::Array(items.clone())],
             Some(items) if unpacking == tuple && items.len() == names.len() => items.clone(),
             _ => Vec::new(),
         };
@@ -370,7 +370,7 @@ fn instance(
     source: &mut Source<'_>,
     stmt: Stmt,
     names: &Names,
-    constants: &BTreeMap<String, Value>,
+    constants: &BTreeMap<String, JsonValue>,
     module: &mut McpServerModule,
 ) {
     let parts = source.split(stmt.start, stmt.end, "=");
@@ -400,13 +400,13 @@ fn instance(
             constants.get(constant).cloned()
         })
     };
-    if let Some(Value::Str(name)) = literal("name", Some(0)) {
+    if let Some(JsonValue::Str(name)) = literal("name", Some(0)) {
         module.server_name = Some(name);
     }
-    if let Some(Value::Str(host)) = literal("host", None) {
+    if let Some(JsonValue::Str(host)) = literal("host", None) {
         module.host = Some(host);
     }
-    if let Some(Value::Int(port)) = literal("port", None) {
+    if let Some(JsonValue::Int(port)) = literal("port", None) {
         module.port = Some(port);
     }
 }
@@ -525,17 +525,19 @@ fn model_extra(
             }
         }
         _ => match literal_value(source, start, end, 0) {
-            Some(Value::Object(entries)) => match entries.into_iter().find(|(k, _)| k == "extra") {
-                Some((_, value)) => (Some(value), (start, end)),
-                None => return None,
-            },
+            Some(JsonValue::Object(entries)) => {
+                match entries.into_iter().find(|(k, _)| k == "extra") {
+                    Some((_, value)) => (Some(value), (start, end)),
+                    None => return None,
+                }
+            }
             _ => (None, (start, end)),
         },
     };
     match value {
-        (Some(Value::Str(word)), _) if word == "allow" => Some(Extra::Allow),
-        (Some(Value::Str(word)), _) if word == "forbid" => Some(Extra::Forbid),
-        (Some(Value::Str(word)), _) if word == "ignore" => Some(Extra::Ignore),
+        (Some(JsonValue::Str(word)), _) if word == "allow" => Some(Extra::Allow),
+        (Some(JsonValue::Str(word)), _) if word == "forbid" => Some(Extra::Forbid),
+        (Some(JsonValue::Str(word)), _) if word == "ignore" => Some(Extra::Ignore),
         (_, at) => {
             source.report(
                 Severity::Warning,
@@ -575,8 +577,8 @@ fn mcp_tool(
     let mut text_arg = |name: &str, index: usize| -> Option<String> {
         let arg = source.arg(&args, name, Some(index)).copied()?;
         match literal_value(source, arg.start, arg.end, 0) {
-            Some(Value::Str(text)) => Some(text),
-            Some(Value::Null) => None,
+            Some(JsonValue::Str(text)) => Some(text),
+            Some(JsonValue::Null) => None,
             _ => {
                 source.report(
                     Severity::Warning,
@@ -595,7 +597,7 @@ fn mcp_tool(
     let description = text_arg("description", 2);
     let structured = source.arg(&args, "structured_output", None).copied().and_then(|a| {
         match literal_value(source, a.start, a.end, 0) {
-            Some(Value::Bool(b)) => Some(b),
+            Some(JsonValue::Bool(b)) => Some(b),
             _ => None,
         }
     });

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::annotation::TypeExpr;
 use super::literal::{MAX_DEPTH, field_title, literal_value, string_literal};
-use super::schema::{Additional, Entries, Schema, Value};
+use super::schema::{Additional, Entries, JsonValue, Schema};
 use super::source::Source;
 use swaplab_base::diagnostic::Span;
 
@@ -35,7 +35,7 @@ pub(crate) enum DefaultSpec {
     /// No default: the field is required.
     Required,
     /// A literal default, shown as `default`.
-    Value(Value),
+    Value(JsonValue),
     /// `default_factory=…`: optional, no `default` shown.
     Factory,
     /// A default that is not a literal: optional, not shown (reported).

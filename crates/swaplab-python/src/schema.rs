@@ -12,9 +12,11 @@ use swaplab_base::pytext::float_repr;
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-/// A JSON value, as a Python literal dumps to it. Objects keep their written order.
+/// A JSON value, as a Python literal dumps to it. Objects keep their written order (a
+/// `serde_json::Value` would sort them), and [`JsonValue::to_python_json`] prints what
+/// Python's `json.dumps` prints.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub enum JsonValue {
     /// `None`.
     Null,
     /// `True` or `False`.
@@ -26,34 +28,34 @@ pub enum Value {
     /// A string.
     Str(String),
     /// A list or tuple.
-    Array(Vec<Value>),
+    Array(Vec<JsonValue>),
     /// A dict with string keys, in written order.
-    Object(Vec<(String, Value)>),
+    Object(Vec<(String, JsonValue)>),
 }
 
-impl Value {
+impl JsonValue {
     /// The value as Python's `json.dumps` prints it.
     pub fn to_python_json(&self) -> String {
         python_json(self)
     }
 }
 
-impl Serialize for Value {
+impl Serialize for JsonValue {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Value::Null => serializer.serialize_unit(),
-            Value::Bool(b) => serializer.serialize_bool(*b),
-            Value::Int(n) => serializer.serialize_i64(*n),
-            Value::Float(f) => serializer.serialize_f64(*f),
-            Value::Str(s) => serializer.serialize_str(s),
-            Value::Array(items) => {
+            JsonValue::Null => serializer.serialize_unit(),
+            JsonValue::Bool(b) => serializer.serialize_bool(*b),
+            JsonValue::Int(n) => serializer.serialize_i64(*n),
+            JsonValue::Float(f) => serializer.serialize_f64(*f),
+            JsonValue::Str(s) => serializer.serialize_str(s),
+            JsonValue::Array(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
                     seq.serialize_element(item)?;
                 }
                 seq.end()
             }
-            Value::Object(entries) => serialize_entries(entries, serializer),
+            JsonValue::Object(entries) => serialize_entries(entries, serializer),
         }
     }
 }
@@ -107,7 +109,7 @@ pub struct Schema {
     pub any_of: Option<Vec<Schema>>,
     /// The default value of a field.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub default: Option<Value>,
+    pub default: Option<JsonValue>,
     /// A description (a model's docstring, a `Field(description=…)`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,

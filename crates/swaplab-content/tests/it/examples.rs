@@ -5,7 +5,7 @@
 use swaplab_content::{
     DEFAULT_EXAMPLE, Edit, Expectation, Outcome, example, example_in, examples, examples_in, files,
 };
-use swaplab_core::sim::json::{self, Value};
+use swaplab_core::sim::json::{self, JsonValue};
 use swaplab_core::sim::run::Run;
 use swaplab_core::sim::{Side, Simulation};
 use swaplab_core::{Area, FileRef, Workspace};
@@ -158,9 +158,9 @@ fn the_looks_fixed_check_refuses_mismatched_ids_and_still_leaks() {
     run.user_turn();
     run.activate("check_tickets", None).unwrap();
     let call = |run: &mut Run<'_, '_>, contact: &str, caller: &str| {
-        let args = Value::Object(vec![
-            ("contact_id".into(), Value::Str(contact.into())),
-            ("caller_id".into(), Value::Str(caller.into())),
+        let args = JsonValue::Object(vec![
+            ("contact_id".into(), JsonValue::Str(contact.into())),
+            ("caller_id".into(), JsonValue::Str(caller.into())),
         ]);
         run.model_call("list_open_tickets", &args).model_sees.unwrap_or_default()
     };

@@ -2,15 +2,15 @@
 //! model is offered for an MCP tool, and `validate_tool_arguments` with the retryable
 //! JSON the model gets back when the arguments do not fit.
 //!
-//! Schemas and arguments are ordered JSON ([`Value`]) so that the offered schema prints
-//! with Rasa's key order (`additionalProperties` appended last). The validator covers the
-//! JSON Schema keywords pydantic and Rasa produce (`type`, `properties`, `required`,
-//! `additionalProperties`, `items`, `enum`, `const`, `anyOf`/`oneOf`/`allOf`, local
-//! `$ref`, numeric and length bounds); other keywords are ignored, as `jsonschema` ignores
-//! keywords it does not know. Messages are Rasa's where the reference quotes them; the
-//! path form for nested arguments (`a.b`) is ours.
+//! Schemas and arguments are ordered JSON ([`JsonValue`]) so that the offered schema
+//! prints with Rasa's key order (`additionalProperties` appended last). The validator
+//! covers the JSON Schema keywords pydantic and Rasa produce (`type`, `properties`,
+//! `required`, `additionalProperties`, `items`, `enum`, `const`, `anyOf`/`oneOf`/`allOf`,
+//! local `$ref`, numeric and length bounds); other keywords are ignored, as `jsonschema`
+//! ignores keywords it does not know. Messages are Rasa's where the reference quotes
+//! them; the path form for nested arguments (`a.b`) is ours.
 
-use crate::python::Value;
+use crate::python::JsonValue;
 
 /// The text Rasa returns when a schema cannot be used (§5.3).
 pub const SCHEMA_INVALID: &str = "The tool argument schema is invalid; the tool was not executed.";
@@ -31,10 +31,10 @@ impl InvalidArguments {
 
     /// What the model sees (`format_retryable_error_as_json`, `json.dumps`).
     pub fn to_model_json(&self) -> String {
-        Value::Object(vec![
-            ("error".into(), Value::Str(self.error_text())),
-            ("retryable".into(), Value::Bool(true)),
-            ("code".into(), Value::Str("invalid_arguments".into())),
+        JsonValue::Object(vec![
+            ("error".into(), JsonValue::Str(self.error_text())),
+            ("retryable".into(), JsonValue::Bool(true)),
+            ("code".into(), JsonValue::Str("invalid_arguments".into())),
         ])
         .to_python_json()
     }
@@ -56,7 +56,7 @@ impl ArgumentsRefused {
         match self {
             ArgumentsRefused::Invalid(invalid) => invalid.to_model_json(),
             ArgumentsRefused::SchemaInvalid => {
-                Value::Object(vec![("error".into(), Value::Str(SCHEMA_INVALID.into()))])
+                JsonValue::Object(vec![("error".into(), JsonValue::Str(SCHEMA_INVALID.into()))])
                     .to_python_json()
             }
         }
@@ -68,45 +68,45 @@ impl ArgumentsRefused {
 /// `type: "string"` given to every property without a type (and without `$ref`, `anyOf`,
 /// `oneOf`, `allOf` or `enum`), and `additionalProperties: false` on nested object
 /// properties. A non-object schema is returned unchanged (the call is refused later).
-pub fn offered_mcp_schema(input_schema: &Value) -> Value {
-    let Value::Object(_) = input_schema else { return input_schema.clone() };
+pub fn offered_mcp_schema(input_schema: &JsonValue) -> JsonValue {
+    let JsonValue::Object(_) = input_schema else { return input_schema.clone() };
     let mut schema = input_schema.clone();
     fix_object(&mut schema, true);
     schema
 }
 
-fn fix_object(schema: &mut Value, top: bool) {
-    let Value::Object(entries) = schema else { return };
-    if let Some((_, Value::Object(properties))) =
+fn fix_object(schema: &mut JsonValue, top: bool) {
+    let JsonValue::Object(entries) = schema else { return };
+    if let Some((_, JsonValue::Object(properties))) =
         entries.iter_mut().find(|(k, _)| k == "properties")
     {
         for (_, property) in properties.iter_mut() {
-            let Value::Object(keys) = property else { continue };
+            let JsonValue::Object(keys) = property else { continue };
             let typed = keys.iter().any(|(k, _)| {
                 matches!(k.as_str(), "type" | "$ref" | "anyOf" | "oneOf" | "allOf" | "enum")
             });
             if !typed {
-                keys.push(("type".into(), Value::Str("string".into())));
+                keys.push(("type".into(), JsonValue::Str("string".into())));
             }
             let is_object =
-                keys.iter().any(|(k, v)| k == "type" && *v == Value::Str("object".into()));
+                keys.iter().any(|(k, v)| k == "type" && *v == JsonValue::Str("object".into()));
             if is_object {
                 fix_object(property, false);
             }
         }
     }
-    let Value::Object(entries) = schema else { return };
+    let JsonValue::Object(entries) = schema else { return };
     if top && !entries.iter().any(|(k, _)| k == "required") {
-        entries.push(("required".into(), Value::Array(Vec::new())));
+        entries.push(("required".into(), JsonValue::Array(Vec::new())));
     }
     if !entries.iter().any(|(k, _)| k == "additionalProperties") {
-        entries.push(("additionalProperties".into(), Value::Bool(false)));
+        entries.push(("additionalProperties".into(), JsonValue::Bool(false)));
     }
 }
 
 /// `validate_tool_arguments` (§5.3): `Ok` when `args` fit `schema`.
-pub fn validate_arguments(schema: &Value, args: &Value) -> Result<(), ArgumentsRefused> {
-    let Value::Object(_) = schema else { return Err(ArgumentsRefused::SchemaInvalid) };
+pub fn validate_arguments(schema: &JsonValue, args: &JsonValue) -> Result<(), ArgumentsRefused> {
+    let JsonValue::Object(_) = schema else { return Err(ArgumentsRefused::SchemaInvalid) };
     if !schema_usable(schema, 0) {
         return Err(ArgumentsRefused::SchemaInvalid);
     }
@@ -138,27 +138,27 @@ const MAX_SCHEMA_DEPTH: usize = 64;
 
 const TYPES: [&str; 7] = ["string", "integer", "number", "boolean", "array", "object", "null"];
 
-fn schema_usable(schema: &Value, depth: usize) -> bool {
+fn schema_usable(schema: &JsonValue, depth: usize) -> bool {
     if depth > MAX_SCHEMA_DEPTH {
         return false;
     }
     match schema {
-        Value::Bool(_) => true,
-        Value::Object(entries) => entries.iter().all(|(k, v)| match k.as_str() {
-            "$schema" => matches!(v, Value::Str(s) if s.contains("draft-07") || s.contains("draft/2020-12")),
+        JsonValue::Bool(_) => true,
+        JsonValue::Object(entries) => entries.iter().all(|(k, v)| match k.as_str() {
+            "$schema" => matches!(v, JsonValue::Str(s) if s.contains("draft-07") || s.contains("draft/2020-12")),
             "type" => match v {
-                Value::Str(t) => TYPES.contains(&t.as_str()),
-                Value::Array(ts) => ts.iter().all(|t| matches!(t, Value::Str(t) if TYPES.contains(&t.as_str()))),
+                JsonValue::Str(t) => TYPES.contains(&t.as_str()),
+                JsonValue::Array(ts) => ts.iter().all(|t| matches!(t, JsonValue::Str(t) if TYPES.contains(&t.as_str()))),
                 _ => false,
             },
-            "required" => matches!(v, Value::Array(names) if names.iter().all(|n| matches!(n, Value::Str(_)))),
+            "required" => matches!(v, JsonValue::Array(names) if names.iter().all(|n| matches!(n, JsonValue::Str(_)))),
             "properties" | "$defs" | "definitions" => match v {
-                Value::Object(props) => props.iter().all(|(_, s)| schema_usable(s, depth + 1)),
+                JsonValue::Object(props) => props.iter().all(|(_, s)| schema_usable(s, depth + 1)),
                 _ => false,
             },
             "items" | "additionalProperties" | "not" => schema_usable(v, depth + 1),
             "anyOf" | "oneOf" | "allOf" => {
-                matches!(v, Value::Array(items) if !items.is_empty() && items.iter().all(|s| schema_usable(s, depth + 1)))
+                matches!(v, JsonValue::Array(items) if !items.is_empty() && items.iter().all(|s| schema_usable(s, depth + 1)))
             }
             _ => true,
         }),
@@ -173,14 +173,14 @@ struct Violations {
     other: Vec<String>,
 }
 
-fn field<'v>(schema: &'v Value, key: &str) -> Option<&'v Value> {
+fn field<'v>(schema: &'v JsonValue, key: &str) -> Option<&'v JsonValue> {
     match schema {
-        Value::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+        JsonValue::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
         _ => None,
     }
 }
 
-fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
+fn resolve<'v>(root: &'v JsonValue, reference: &str) -> Option<&'v JsonValue> {
     let path = reference.strip_prefix("#/")?;
     let mut here = root;
     for part in path.split('/') {
@@ -189,32 +189,32 @@ fn resolve<'v>(root: &'v Value, reference: &str) -> Option<&'v Value> {
     Some(here)
 }
 
-fn type_matches(name: &str, value: &Value) -> bool {
+fn type_matches(name: &str, value: &JsonValue) -> bool {
     match name {
-        "string" => matches!(value, Value::Str(_)),
+        "string" => matches!(value, JsonValue::Str(_)),
         "integer" => match value {
-            Value::Int(_) => true,
-            Value::Float(f) => f.fract() == 0.0 && f.is_finite(),
+            JsonValue::Int(_) => true,
+            JsonValue::Float(f) => f.fract() == 0.0 && f.is_finite(),
             _ => false,
         },
-        "number" => matches!(value, Value::Int(_) | Value::Float(_)),
-        "boolean" => matches!(value, Value::Bool(_)),
-        "array" => matches!(value, Value::Array(_)),
-        "object" => matches!(value, Value::Object(_)),
-        "null" => matches!(value, Value::Null),
+        "number" => matches!(value, JsonValue::Int(_) | JsonValue::Float(_)),
+        "boolean" => matches!(value, JsonValue::Bool(_)),
+        "array" => matches!(value, JsonValue::Array(_)),
+        "object" => matches!(value, JsonValue::Object(_)),
+        "null" => matches!(value, JsonValue::Null),
         _ => false,
     }
 }
 
-fn number(value: &Value) -> Option<f64> {
+fn number(value: &JsonValue) -> Option<f64> {
     match value {
-        Value::Int(n) => Some(*n as f64),
-        Value::Float(f) => Some(*f),
+        JsonValue::Int(n) => Some(*n as f64),
+        JsonValue::Float(f) => Some(*f),
         _ => None,
     }
 }
 
-fn is_valid(root: &Value, schema: &Value, value: &Value, depth: usize) -> bool {
+fn is_valid(root: &JsonValue, schema: &JsonValue, value: &JsonValue, depth: usize) -> bool {
     let mut found = Violations::default();
     check(root, schema, value, "", &mut found, depth);
     found.missing.is_empty() && found.unexpected.is_empty() && found.other.is_empty()
@@ -232,9 +232,9 @@ fn display(path: &str) -> &str {
 }
 
 fn check(
-    root: &Value,
-    schema: &Value,
-    value: &Value,
+    root: &JsonValue,
+    schema: &JsonValue,
+    value: &JsonValue,
     path: &str,
     found: &mut Violations,
     depth: usize,
@@ -243,9 +243,9 @@ fn check(
         return;
     }
     let entries = match schema {
-        Value::Bool(true) => return,
-        Value::Bool(false) => return constraint(found, path, "false"),
-        Value::Object(entries) => entries,
+        JsonValue::Bool(true) => return,
+        JsonValue::Bool(false) => return constraint(found, path, "false"),
+        JsonValue::Object(entries) => entries,
         _ => return,
     };
     for (keyword, rule) in entries {
@@ -257,8 +257,8 @@ fn check(
             }
             "type" => {
                 let names: Vec<&str> = match rule {
-                    Value::Str(t) => vec![t.as_str()],
-                    Value::Array(ts) => ts.iter().filter_map(rule_str).collect(),
+                    JsonValue::Str(t) => vec![t.as_str()],
+                    JsonValue::Array(ts) => ts.iter().filter_map(rule_str).collect(),
                     _ => Vec::new(),
                 };
                 if !names.iter().any(|t| type_matches(t, value)) {
@@ -270,7 +270,7 @@ fn check(
                 }
             }
             "required" => {
-                if let (Value::Object(given), Value::Array(names)) = (value, rule) {
+                if let (JsonValue::Object(given), JsonValue::Array(names)) = (value, rule) {
                     for name in names.iter().filter_map(rule_str) {
                         if !given.iter().any(|(k, _)| k == name) {
                             if path.is_empty() {
@@ -283,7 +283,7 @@ fn check(
                 }
             }
             "properties" => {
-                if let (Value::Object(given), Value::Object(props)) = (value, rule) {
+                if let (JsonValue::Object(given), JsonValue::Object(props)) = (value, rule) {
                     for (name, sub) in props {
                         if let Some((_, v)) = given.iter().find(|(k, _)| k == name) {
                             check(root, sub, v, &join(path, name), found, depth + 1);
@@ -292,18 +292,20 @@ fn check(
                 }
             }
             "additionalProperties" => {
-                if let Value::Object(given) = value {
+                if let JsonValue::Object(given) = value {
                     let declared = field(schema, "properties");
                     for (name, v) in given {
                         if declared.and_then(|p| field(p, name)).is_some() {
                             continue;
                         }
                         match rule {
-                            Value::Bool(false) if path.is_empty() => {
+                            JsonValue::Bool(false) if path.is_empty() => {
                                 found.unexpected.push(name.clone());
                             }
-                            Value::Bool(false) => constraint(found, path, "additionalProperties"),
-                            Value::Object(_) => {
+                            JsonValue::Bool(false) => {
+                                constraint(found, path, "additionalProperties");
+                            }
+                            JsonValue::Object(_) => {
                                 check(root, rule, v, &join(path, name), found, depth + 1);
                             }
                             _ => {}
@@ -312,14 +314,14 @@ fn check(
                 }
             }
             "items" => {
-                if let Value::Array(items) = value {
+                if let JsonValue::Array(items) = value {
                     for (i, item) in items.iter().enumerate() {
                         check(root, rule, item, &join(path, &i.to_string()), found, depth + 1);
                     }
                 }
             }
             "enum" => {
-                if let Value::Array(options) = rule
+                if let JsonValue::Array(options) = rule
                     && !options.iter().any(|o| o == value)
                 {
                     constraint(found, path, "enum");
@@ -327,7 +329,7 @@ fn check(
             }
             "const" if rule != value => constraint(found, path, "const"),
             "anyOf" | "oneOf" | "allOf" => {
-                let Value::Array(branches) = rule else { continue };
+                let JsonValue::Array(branches) = rule else { continue };
                 let passing =
                     branches.iter().filter(|b| is_valid(root, b, value, depth + 1)).count();
                 let ok = match keyword.as_str() {
@@ -354,8 +356,8 @@ fn check(
             }
             "minLength" | "maxLength" | "minItems" | "maxItems" => {
                 let length = match value {
-                    Value::Str(s) if keyword.ends_with("Length") => Some(s.chars().count()),
-                    Value::Array(items) if keyword.ends_with("Items") => Some(items.len()),
+                    JsonValue::Str(s) if keyword.ends_with("Length") => Some(s.chars().count()),
+                    JsonValue::Array(items) if keyword.ends_with("Items") => Some(items.len()),
                     _ => None,
                 };
                 if let (Some(length), Some(limit)) = (length, number(rule)) {
@@ -374,9 +376,9 @@ fn check(
     }
 }
 
-fn rule_str(value: &Value) -> Option<&str> {
+fn rule_str(value: &JsonValue) -> Option<&str> {
     match value {
-        Value::Str(s) => Some(s),
+        JsonValue::Str(s) => Some(s),
         _ => None,
     }
 }

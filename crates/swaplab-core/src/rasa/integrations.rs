@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Phase, Span};
 use crate::rasa::memory::{MSG_DICT_TYPE, MSG_FINITE, MSG_MISSING, lax_float, lax_str, parse_yaml};
-use crate::yaml::{Node, Value, python_str, python_str_repr};
+use crate::yaml::{Node, YamlValue, python_str, python_str_repr};
 
 /// Load: `mcp_servers` is not a list.
 pub const CODE_MCP_SERVERS_NOT_LIST: &str = "swaplab.mcp_servers.not_a_list";
@@ -612,16 +612,16 @@ fn env_reference(value: &str) -> Option<String> {
 }
 
 /// Python truthiness of a YAML value.
-fn is_truthy(value: &Value) -> bool {
+fn is_truthy(value: &YamlValue) -> bool {
     match value {
-        Value::Null => false,
-        Value::Bool(flag) => *flag,
-        Value::Int(number) => *number != 0,
-        Value::Float(number) => *number != 0.0,
-        Value::Str(text) | Value::Timestamp(text) => !text.is_empty(),
-        Value::Bytes(bytes) => !bytes.is_empty(),
-        Value::Seq(items) => !items.is_empty(),
-        Value::Map(entries) => !entries.is_empty(),
+        YamlValue::Null => false,
+        YamlValue::Bool(flag) => *flag,
+        YamlValue::Int(number) => *number != 0,
+        YamlValue::Float(number) => *number != 0.0,
+        YamlValue::Str(text) | YamlValue::Timestamp(text) => !text.is_empty(),
+        YamlValue::Bytes(bytes) => !bytes.is_empty(),
+        YamlValue::Seq(items) => !items.is_empty(),
+        YamlValue::Map(entries) => !entries.is_empty(),
     }
 }
 

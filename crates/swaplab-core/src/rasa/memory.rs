@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
-use crate::yaml::{self, Node, Value};
+use crate::yaml::{self, Node, YamlValue};
 
 /// Code for a `memory.yml` attribute or shape that Rasa's pydantic models refuse (ours).
 pub const CODE_INVALID: &str = "swaplab.memory.invalid";
@@ -38,16 +38,16 @@ pub(crate) const MSG_MISSING: &str = "Field required";
 
 /// pydantic's lax `bool`: bools, the ints and floats 0 and 1, and the strings `0 1 f t n y
 /// no on off yes true false` in any case.
-pub(crate) fn lax_bool(value: &Value) -> Result<bool, &'static str> {
+pub(crate) fn lax_bool(value: &YamlValue) -> Result<bool, &'static str> {
     match value {
-        Value::Bool(flag) => Ok(*flag),
-        Value::Int(0) => Ok(false),
-        Value::Int(1) => Ok(true),
-        Value::Int(_) => Err(MSG_BOOL_PARSING),
-        Value::Float(number) if *number == 0.0 => Ok(false),
-        Value::Float(number) if *number == 1.0 => Ok(true),
-        Value::Float(_) => Err(MSG_BOOL_PARSING),
-        Value::Str(text) => {
+        YamlValue::Bool(flag) => Ok(*flag),
+        YamlValue::Int(0) => Ok(false),
+        YamlValue::Int(1) => Ok(true),
+        YamlValue::Int(_) => Err(MSG_BOOL_PARSING),
+        YamlValue::Float(number) if *number == 0.0 => Ok(false),
+        YamlValue::Float(number) if *number == 1.0 => Ok(true),
+        YamlValue::Float(_) => Err(MSG_BOOL_PARSING),
+        YamlValue::Str(text) => {
             let lower = text.to_ascii_lowercase();
             match lower.as_str() {
                 "0" | "f" | "n" | "no" | "off" | "false" => Ok(false),
@@ -60,21 +60,21 @@ pub(crate) fn lax_bool(value: &Value) -> Result<bool, &'static str> {
 }
 
 /// pydantic's lax `str`: only a `str` (a YAML date is a `datetime.date`, not a string).
-pub(crate) fn lax_str(value: &Value) -> Result<&str, &'static str> {
+pub(crate) fn lax_str(value: &YamlValue) -> Result<&str, &'static str> {
     match value {
-        Value::Str(text) => Ok(text),
+        YamlValue::Str(text) => Ok(text),
         _ => Err(MSG_STR_TYPE),
     }
 }
 
 /// pydantic's lax `float`: numbers, bools and numeric strings (surrounding space allowed).
-pub(crate) fn lax_float(value: &Value) -> Result<f64, &'static str> {
+pub(crate) fn lax_float(value: &YamlValue) -> Result<f64, &'static str> {
     match value {
-        Value::Float(number) => Ok(*number),
+        YamlValue::Float(number) => Ok(*number),
         #[allow(clippy::cast_precision_loss)]
-        Value::Int(number) => Ok(*number as f64),
-        Value::Bool(flag) => Ok(f64::from(u8::from(*flag))),
-        Value::Str(text) => text.trim().parse::<f64>().map_err(|_| MSG_FLOAT_PARSING),
+        YamlValue::Int(number) => Ok(*number as f64),
+        YamlValue::Bool(flag) => Ok(f64::from(u8::from(*flag))),
+        YamlValue::Str(text) => text.trim().parse::<f64>().map_err(|_| MSG_FLOAT_PARSING),
         _ => Err(MSG_FLOAT_TYPE),
     }
 }
@@ -101,13 +101,13 @@ pub struct MemoryField {
     /// `pii:`; the prompt shows `[set]` instead of the value.
     pub pii: bool,
     /// `anonymization:` as written (a mapping), kept raw; its inner keys are not checked.
-    pub anonymization: Option<Value>,
+    pub anonymization: Option<YamlValue>,
     /// `initial_value:`; `None` when absent or null.
-    pub initial_value: Option<Value>,
+    pub initial_value: Option<YamlValue>,
     /// `privacy_rules:`.
     pub privacy_rules: Vec<String>,
     /// `enum_values:`.
-    pub enum_values: Vec<Value>,
+    pub enum_values: Vec<YamlValue>,
     /// `llm_settable:`: the field is offered in `set_fields` (skill fields only).
     pub llm_settable: bool,
     /// `seed:`: filled from session-start metadata (project fields only).
@@ -174,7 +174,7 @@ fn read_field(
                 Err(msg) => fail(value, "", msg),
             },
             "description" => match &value.value {
-                Value::Null => {}
+                YamlValue::Null => {}
                 other => match lax_str(other) {
                     Ok(text) => field.description = Some(text.to_owned()),
                     Err(msg) => fail(value, "", msg),
@@ -189,8 +189,8 @@ fn read_field(
                 Err(msg) => fail(value, "", msg),
             },
             "anonymization" => match &value.value {
-                Value::Null => {}
-                Value::Map(_) => field.anonymization = Some(value.value.clone()),
+                YamlValue::Null => {}
+                YamlValue::Map(_) => field.anonymization = Some(value.value.clone()),
                 _ => fail(value, "", MSG_DICT_TYPE),
             },
             "initial_value" => {
@@ -395,7 +395,7 @@ pub fn read_skill_memory(file: &str, skill_id: &str, text: &str) -> SkillMemory 
     };
     let mut errors = Vec::new();
     match &root.value {
-        Value::Map(_) => {
+        YamlValue::Map(_) => {
             if let Some(schema) = root.get("schema").filter(|node| !node.is_null()) {
                 if schema.as_map().is_some() {
                     for (visibility, half) in

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::diagnostic::{Diagnostic, Phase, Span};
 use crate::rasa::memory::parse_yaml;
-use crate::yaml::{Node, Value};
+use crate::yaml::{Node, YamlValue};
 
 /// Train: a response (or one of its variants) has no text.
 pub const CODE_EMPTY_BODY: &str = "mantle.validation.response.empty_body";
@@ -68,9 +68,9 @@ pub struct ResponseVariant {
     /// The distinct `{…}` placeholder names of `text`, in order of first use.
     pub placeholders: Vec<String>,
     /// `condition:` as written.
-    pub condition: Option<Value>,
+    pub condition: Option<YamlValue>,
     /// `metadata:` as written.
-    pub metadata: Option<Value>,
+    pub metadata: Option<YamlValue>,
     /// `buttons:`.
     pub buttons: Vec<Button>,
 }
@@ -181,11 +181,11 @@ fn read_variant(
     if let Some(text) = item.get("text") {
         variant.text_span = Some(text.span);
         match &text.value {
-            Value::Str(body) => {
+            YamlValue::Str(body) => {
                 variant.placeholders = placeholders(body);
                 variant.text = Some(body.clone());
             }
-            Value::Null => {}
+            YamlValue::Null => {}
             other => out.push(shape(
                 text.span,
                 format!(

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::json::{self, Value};
+use super::json::{self, JsonValue};
 use super::mcp::McpServer;
 use crate::diagnostic::{Diagnostic, Phase, Position, Severity, Span};
 use crate::python::{Library, Program, ToolFunction, compile_linked};
@@ -50,7 +50,7 @@ pub struct LocalTool<'r> {
     /// What the scanner read.
     pub function: &'r ToolFunction,
     /// The schema offered to the model.
-    pub schema: Arc<Value>,
+    pub schema: Arc<JsonValue>,
 }
 
 /// An MCP tool bound to a skill, borrowing from the project and the server.
@@ -65,7 +65,7 @@ pub struct RemoteTool<'r> {
     /// Where the import is written.
     pub span: Span,
     /// The schema offered to the model (§5.2).
-    pub schema: &'r Value,
+    pub schema: &'r JsonValue,
 }
 
 /// A tool as a skill binds it.
@@ -80,7 +80,7 @@ pub enum Bound<'r> {
 
 impl Bound<'_> {
     /// The schema offered to the model.
-    pub fn schema(&self) -> &Value {
+    pub fn schema(&self) -> &JsonValue {
         match self {
             Bound::Local(tool) => &tool.schema,
             Bound::Mcp(tool) => tool.schema,
@@ -284,8 +284,8 @@ fn is_loopback(host: &str) -> bool {
     matches!(host, "127.0.0.1" | "localhost" | "::1" | "[::1]")
 }
 
-fn schema_value(schema: &crate::python::Schema) -> Value {
-    json::parse(&schema.to_json()).unwrap_or(Value::Object(Vec::new()))
+fn schema_value(schema: &crate::python::Schema) -> JsonValue {
+    json::parse(&schema.to_json()).unwrap_or(JsonValue::Object(Vec::new()))
 }
 
 impl<'r> Agent<'r> {
@@ -301,7 +301,7 @@ impl<'r> Agent<'r> {
             }
         }
         // Each function's offered schema, made once however many skills bind it.
-        let mut schemas: BTreeMap<*const ToolFunction, Arc<Value>> = BTreeMap::new();
+        let mut schemas: BTreeMap<*const ToolFunction, Arc<JsonValue>> = BTreeMap::new();
         let mut local = |path: &'r str, shared: bool, function: &'r ToolFunction| {
             let schema = schemas
                 .entry(std::ptr::from_ref(function))

@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use super::agent::{Agent, Bound, StartupFailure};
 use super::crm::{Access, Contact, CrmRequest, CrmSeed, Touched};
-use super::json::{self, Value};
+use super::json::{self, JsonValue};
 use super::run::{CallRecord, RESOLVE_TOOL, Run, Status};
 use crate::python::{ArgOrigin, CrmCall, Program};
 use crate::rasa::project::{ProjectReport, SkillEntry, ToolFile};
@@ -415,41 +415,41 @@ fn fill_confirmation_entries(run: &mut Run<'_, '_>, skill: &str, tool: &str) {
     for entry in placeholders(&text) {
         // Only the active skill's own entries: the model cannot write anything else.
         if !entry.contains('.') {
-            let _ = run.remember(&entry, Value::Str(PROBE_TEXT.to_owned()));
+            let _ = run.remember(&entry, JsonValue::Str(PROBE_TEXT.to_owned()));
         }
     }
 }
 
 /// A placeholder value of the schema's type for a required argument the probe does not
 /// aim at.
-fn filler(schema: &Value) -> Value {
+fn filler(schema: &JsonValue) -> JsonValue {
     let json_type = match json::get(schema, "type") {
-        Some(Value::Str(t)) => t.clone(),
+        Some(JsonValue::Str(t)) => t.clone(),
         _ => "string".to_owned(),
     };
     match json_type.as_str() {
-        "integer" => Value::Int(1),
-        "number" => Value::Float(1.0),
-        "boolean" => Value::Bool(true),
-        "array" => Value::Array(Vec::new()),
-        "object" => Value::Object(Vec::new()),
-        _ => Value::Str(PROBE_TEXT.to_owned()),
+        "integer" => JsonValue::Int(1),
+        "number" => JsonValue::Float(1.0),
+        "boolean" => JsonValue::Bool(true),
+        "array" => JsonValue::Array(Vec::new()),
+        "object" => JsonValue::Object(Vec::new()),
+        _ => JsonValue::Str(PROBE_TEXT.to_owned()),
     }
 }
 
-fn properties(schema: &Value) -> Vec<(String, Value)> {
+fn properties(schema: &JsonValue) -> Vec<(String, JsonValue)> {
     match json::get(schema, "properties") {
-        Some(Value::Object(entries)) => entries.clone(),
+        Some(JsonValue::Object(entries)) => entries.clone(),
         _ => Vec::new(),
     }
 }
 
-fn required(schema: &Value) -> Vec<String> {
+fn required(schema: &JsonValue) -> Vec<String> {
     match json::get(schema, "required") {
-        Some(Value::Array(names)) => names
+        Some(JsonValue::Array(names)) => names
             .iter()
             .filter_map(|n| match n {
-                Value::Str(s) => Some(s.clone()),
+                JsonValue::Str(s) => Some(s.clone()),
                 _ => None,
             })
             .collect(),
@@ -625,13 +625,13 @@ pub(crate) fn attack_reusing(
     if let Some((skill, tool, param)) = &identify_tool
         && run.activate(skill, None).is_ok()
     {
-        let args = Value::Object(vec![(param.clone(), Value::Str(caller.email.clone()))]);
+        let args = JsonValue::Object(vec![(param.clone(), JsonValue::Str(caller.email.clone()))]);
         let mut record = run.model_call(tool, &args);
         if record.status == Status::Paused {
             run.user_turn();
             record = run.model_call(
                 RESOLVE_TOOL,
-                &Value::Object(vec![("confirmed".into(), Value::Bool(true))]),
+                &JsonValue::Object(vec![("confirmed".into(), JsonValue::Bool(true))]),
             );
         }
         report.identification = Some(record);
@@ -736,28 +736,28 @@ fn probe_skill(
         } else {
             continue;
         };
-        let mut args: Vec<(String, Value)> = Vec::new();
+        let mut args: Vec<(String, JsonValue)> = Vec::new();
         for (prop, prop_schema) in &props {
             if id_args.contains(prop) {
-                args.push((prop.clone(), Value::Str(victim.to_owned())));
+                args.push((prop.clone(), JsonValue::Str(victim.to_owned())));
             } else if needed.contains(prop) {
                 args.push((prop.clone(), filler(prop_schema)));
             }
         }
         for id in &id_args {
             if !args.iter().any(|(n, _)| n == id) {
-                args.push((id.clone(), Value::Str(victim.to_owned())));
+                args.push((id.clone(), JsonValue::Str(victim.to_owned())));
             }
         }
         run.user_turn();
         fill_confirmation_entries(&mut run, skill_id, name);
-        let call = run.model_call(name, &Value::Object(args));
+        let call = run.model_call(name, &JsonValue::Object(args));
         let mut confirmation = None;
         if call.status == Status::Paused {
             run.user_turn();
             confirmation = Some(run.model_call(
                 RESOLVE_TOOL,
-                &Value::Object(vec![("confirmed".into(), Value::Bool(true))]),
+                &JsonValue::Object(vec![("confirmed".into(), JsonValue::Bool(true))]),
             ));
         }
         let effective = confirmation.as_ref().unwrap_or(&call);

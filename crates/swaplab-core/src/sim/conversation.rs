@@ -41,12 +41,12 @@ use serde::Serialize;
 
 use super::agent::Agent;
 use super::crm::{Contact, CrmRequest, CrmSeed, Note, RecordKind};
-use super::json::{self, Value};
+use super::json::{self, JsonValue};
 use super::mcp::Exchange;
 use super::run::{CallRecord, Pending, RESOLVE_TOOL, Run, Status};
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
 use crate::rasa::project::MAX_FILE_BYTES;
-use crate::yaml::{self, Node, Value as Yaml};
+use crate::yaml::{self, Node, YamlValue};
 
 const CODE: &str = "swaplab.conversation.script";
 /// Most turns a script may hold.
@@ -126,7 +126,7 @@ pub enum ArgSpec {
     /// This value.
     Literal {
         /// The value.
-        value: Value,
+        value: JsonValue,
     },
     /// Copied by the model from the latest result of `tool`, at `path`.
     From {
@@ -168,7 +168,7 @@ pub enum TurnKind {
     /// The model fills skill memory (`set_fields`).
     Remember {
         /// Entries and values.
-        entries: Vec<(String, Value)>,
+        entries: Vec<(String, JsonValue)>,
     },
     /// The runtime runs an `execute_tool` step.
     Step {
@@ -204,27 +204,27 @@ pub struct Script {
 
 fn text_of(node: &Node) -> Option<String> {
     match &node.value {
-        Yaml::Str(s) | Yaml::Timestamp(s) => Some(s.clone()),
-        Yaml::Int(n) => Some(n.to_string()),
-        Yaml::Float(f) => Some(crate::python::float_repr(*f)),
-        Yaml::Bool(b) => Some(if *b { "True" } else { "False" }.to_owned()),
+        YamlValue::Str(s) | YamlValue::Timestamp(s) => Some(s.clone()),
+        YamlValue::Int(n) => Some(n.to_string()),
+        YamlValue::Float(f) => Some(crate::python::float_repr(*f)),
+        YamlValue::Bool(b) => Some(if *b { "True" } else { "False" }.to_owned()),
         _ => None,
     }
 }
 
-fn node_json(node: &Node) -> Value {
-    json::parse(&yaml::to_json(&node.value).to_string()).unwrap_or(Value::Null)
+fn node_json(node: &Node) -> JsonValue {
+    json::parse(&yaml::to_json(&node.value).to_string()).unwrap_or(JsonValue::Null)
 }
 
 fn entries(node: &Node) -> Option<&[(Node, Node)]> {
     match &node.value {
-        Yaml::Map(entries) => Some(entries),
+        YamlValue::Map(entries) => Some(entries),
         _ => None,
     }
 }
 
 fn lookup<'n>(map: &'n [(Node, Node)], key: &str) -> Option<&'n Node> {
-    map.iter().find(|(k, _)| matches!(&k.value, Yaml::Str(s) if s == key)).map(|(_, v)| v)
+    map.iter().find(|(k, _)| matches!(&k.value, YamlValue::Str(s) if s == key)).map(|(_, v)| v)
 }
 
 /// Reads a conversation script. Never fails: problems become diagnostics.
@@ -277,7 +277,7 @@ pub fn read_script(file: &str, text: &str) -> Script {
         }
     }
     let turns = match lookup(top, "turns").map(|n| &n.value) {
-        Some(Yaml::Seq(items)) => items.as_slice(),
+        Some(YamlValue::Seq(items)) => items.as_slice(),
         Some(_) => {
             let span = lookup(top, "turns").map_or(root.span, |n| n.span);
             problem(span, "`turns:` must be a list".into(), &mut script.diagnostics);
@@ -360,8 +360,8 @@ fn read_turn(item: &Node) -> Result<TurnKind, (Span, String)> {
             let mut args = Vec::new();
             if let Some(node) = lookup(map, "args") {
                 let list = match &node.value {
-                    Yaml::Null => &[][..],
-                    Yaml::Map(list) => list.as_slice(),
+                    YamlValue::Null => &[][..],
+                    YamlValue::Map(list) => list.as_slice(),
                     _ => return Err((node.span, "`args:` is a mapping of argument: value".into())),
                 };
                 for (k, v) in list {
@@ -465,7 +465,7 @@ pub struct SentArg {
     /// The argument's name.
     pub name: String,
     /// The value.
-    pub value: Value,
+    pub value: JsonValue,
     /// Where it came from.
     pub source: ArgSource,
 }
@@ -515,7 +515,7 @@ pub enum Event {
         /// `ns.entry`.
         key: String,
         /// The value.
-        value: Value,
+        value: JsonValue,
         /// Why it was refused, if it was.
         error: Option<String>,
     },
@@ -529,7 +529,7 @@ pub struct Entry {
     /// What happened.
     pub event: Event,
     /// Memory after it: every slot that holds a value.
-    pub memory: Vec<(String, Value)>,
+    pub memory: Vec<(String, JsonValue)>,
     /// CRM requests made during it.
     pub crm_requests: Vec<CrmRequest>,
 }
@@ -649,14 +649,15 @@ pub fn run_script(
                     answer = answers.next().or_else(|| yes_or_no(text));
                 }
                 if let Some(confirmed) = answer {
-                    let args = Value::Object(vec![("confirmed".into(), Value::Bool(confirmed))]);
+                    let args =
+                        JsonValue::Object(vec![("confirmed".into(), JsonValue::Bool(confirmed))]);
                     let record = run.model_call(RESOLVE_TOOL, &args);
                     if let Some(seen) = &record.model_sees {
                         note_named(seen, &mut named);
                     }
                     let sent = vec![SentArg {
                         name: "confirmed".into(),
-                        value: Value::Bool(confirmed),
+                        value: JsonValue::Bool(confirmed),
                         source: ArgSource::Literal,
                     }];
                     extra = Some(Entry {
@@ -725,7 +726,7 @@ pub fn run_script(
                 let offered: Option<Vec<String>> = run.active.as_ref().and_then(|(skill, _)| {
                     agent.bound(skill, tool).map(|bound| {
                         match json::get(bound.schema(), "properties") {
-                            Some(Value::Object(props)) => {
+                            Some(JsonValue::Object(props)) => {
                                 props.iter().map(|(k, _)| k.clone()).collect()
                             }
                             _ => Vec::new(),
@@ -769,7 +770,7 @@ pub fn run_script(
                             named.as_ref(),
                         )
                         .map(|(contact, reason)| {
-                            let value = Value::Str(attribute.of(contact));
+                            let value = JsonValue::Str(attribute.of(contact));
                             let source = ArgSource::Policy {
                                 policy: options.policy,
                                 contact: contact.id.clone(),
@@ -796,8 +797,9 @@ pub fn run_script(
                         }),
                     }
                 }
-                let call_args =
-                    Value::Object(sent.iter().map(|a| (a.name.clone(), a.value.clone())).collect());
+                let call_args = JsonValue::Object(
+                    sent.iter().map(|a| (a.name.clone(), a.value.clone())).collect(),
+                );
                 let record = run.model_call(tool, &call_args);
                 if let Some(seen) = &record.model_sees {
                     note_named(seen, &mut named);
@@ -834,11 +836,12 @@ pub fn run_script(
                     crm_requests: Vec::new(),
                 });
                 let at = run.crm.log.len();
-                let args = Value::Object(vec![("confirmed".into(), Value::Bool(confirmed))]);
+                let args =
+                    JsonValue::Object(vec![("confirmed".into(), JsonValue::Bool(confirmed))]);
                 let record = run.model_call(RESOLVE_TOOL, &args);
                 let sent = vec![SentArg {
                     name: "confirmed".into(),
-                    value: Value::Bool(confirmed),
+                    value: JsonValue::Bool(confirmed),
                     source: ArgSource::Literal,
                 }];
                 entries.push(Entry {
@@ -864,16 +867,16 @@ pub fn run_script(
     }
 }
 
-fn snapshot(run: &Run<'_, '_>) -> Vec<(String, Value)> {
+fn snapshot(run: &Run<'_, '_>) -> Vec<(String, JsonValue)> {
     run.memory
         .iter()
-        .filter(|(_, v)| **v != Value::Null)
+        .filter(|(_, v)| **v != JsonValue::Null)
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
 
 /// The latest successful result of `tool` the model saw, parsed.
-fn latest_result(entries: &[Entry], tool: &str) -> Option<(usize, Value)> {
+fn latest_result(entries: &[Entry], tool: &str) -> Option<(usize, JsonValue)> {
     entries.iter().enumerate().rev().find_map(|(i, entry)| match &entry.event {
         Event::Call { record, .. }
             if record.tool == tool && record.status == Status::Ran && !record.is_error =>
@@ -899,7 +902,7 @@ fn identified(entries: &[Entry], run: &Run<'_, '_>) -> Option<String> {
         _ => None,
     });
     from_calls.or_else(|| match run.memory.get("project.contact_id") {
-        Some(Value::Str(id)) => Some(id.clone()),
+        Some(JsonValue::Str(id)) => Some(id.clone()),
         _ => None,
     })
 }

@@ -22,10 +22,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::json::{self, Value, object, string};
+use super::json::{self, JsonValue, object, string};
 use crate::diagnostic::{Diagnostic, Phase, Position, Span};
 use crate::rasa::project::MAX_FILE_BYTES;
-use crate::yaml::{self, Node, Value as Yaml};
+use crate::yaml::{self, Node, YamlValue};
 
 /// Most records (contacts, tickets, notes) `crm.yml` may hold. (The 1 MiB file cap and
 /// YAML's node cap come first for wordy seeds; seeds built in code are not capped.)
@@ -215,7 +215,7 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
         seed.diagnostics = reader.diagnostics;
         return seed;
     };
-    let Yaml::Map(entries) = &root.value else {
+    let YamlValue::Map(entries) = &root.value else {
         reader.error(root.span, "crm.yml must be a mapping with contacts: and tickets:".into());
         seed.diagnostics = reader.diagnostics;
         return seed;
@@ -282,8 +282,8 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
                 }
             }
             Some("next_note_id") => match &value.value {
-                Yaml::Int(n) if *n >= 0 => seed.next_note_id = n.unsigned_abs(),
-                Yaml::Str(s) if s.parse::<u64>().is_ok() => seed.next_note_id = s.parse().unwrap_or(FIRST_NOTE_ID),
+                YamlValue::Int(n) if *n >= 0 => seed.next_note_id = n.unsigned_abs(),
+                YamlValue::Str(s) if s.parse::<u64>().is_ok() => seed.next_note_id = s.parse().unwrap_or(FIRST_NOTE_ID),
                 _ => reader.error(value.span, "next_note_id must be a whole number".into()),
             },
             Some(other) => reader.warn(key.span, format!("unknown key '{other}' is ignored (expected contacts, tickets, notes, next_note_id)")),
@@ -307,7 +307,7 @@ pub fn read_seed(file: &str, text: &str) -> CrmSeed {
 
 fn key_text(node: &Node) -> Option<String> {
     match &node.value {
-        Yaml::Str(s) => Some(s.clone()),
+        YamlValue::Str(s) => Some(s.clone()),
         _ => None,
     }
 }
@@ -345,8 +345,8 @@ impl SeedReader<'_> {
 
     fn list<'n>(&mut self, node: &'n Node, what: &str) -> &'n [Node] {
         match &node.value {
-            Yaml::Seq(items) => items,
-            Yaml::Null => &[],
+            YamlValue::Seq(items) => items,
+            YamlValue::Null => &[],
             _ => {
                 self.error(node.span, format!("{what}: must be a list"));
                 &[]
@@ -357,7 +357,7 @@ impl SeedReader<'_> {
     /// The named fields of a mapping as strings (absent → empty); `None` when the item is
     /// not a mapping or a required field is missing.
     fn fields(&mut self, item: &Node, names: &[&str], required: &[&str]) -> Option<Vec<String>> {
-        let Yaml::Map(entries) = &item.value else {
+        let YamlValue::Map(entries) = &item.value else {
             self.error(
                 item.span,
                 format!("each entry must be a mapping with {}", names.join(", ")),
@@ -376,9 +376,9 @@ impl SeedReader<'_> {
                 continue;
             };
             let text = match &value.value {
-                Yaml::Str(s) | Yaml::Timestamp(s) => s.clone(),
-                Yaml::Int(n) => n.to_string(),
-                Yaml::Null => String::new(),
+                YamlValue::Str(s) | YamlValue::Timestamp(s) => s.clone(),
+                YamlValue::Int(n) => n.to_string(),
+                YamlValue::Null => String::new(),
                 _ => {
                     self.error(value.span, format!("'{name}' must be a string or a number"));
                     return None;
@@ -447,7 +447,7 @@ pub struct CrmRequest {
     /// Path and query (`/crm/v3/objects/contacts/701/associations/tickets`).
     pub path: String,
     /// The JSON body, for a POST.
-    pub body: Option<Value>,
+    pub body: Option<JsonValue>,
     /// The HTTP status the mock answered with.
     pub status: u16,
     /// The records it touched.
@@ -499,7 +499,7 @@ impl Crm {
         Crm { data: Arc::new(seed), log: Vec::new(), mock, ticket_owners: Vec::new() }
     }
 
-    fn contact_json(contact: &Contact) -> Value {
+    fn contact_json(contact: &Contact) -> JsonValue {
         object([
             ("id", string(&contact.id)),
             ("firstname", string(&contact.firstname)),
@@ -513,7 +513,7 @@ impl Crm {
         &mut self,
         method: &'static str,
         path: String,
-        body: Option<Value>,
+        body: Option<JsonValue>,
         status: u16,
         touched: Vec<Touched>,
     ) {
@@ -524,7 +524,7 @@ impl Crm {
         &mut self,
         method: &'static str,
         path: String,
-        body: Option<Value>,
+        body: Option<JsonValue>,
         what: &str,
     ) -> CrmError {
         let message = format!("crm_not_found: {what} ({method} {path} answered 404)");
@@ -533,20 +533,20 @@ impl Crm {
     }
 
     /// The contact whose email matches (case-insensitively, as HubSpot's `EQ` filter does).
-    pub fn search_contact_by_email(&mut self, email: &str) -> Option<Value> {
+    pub fn search_contact_by_email(&mut self, email: &str) -> Option<JsonValue> {
         let body = object([
             (
                 "filterGroups",
-                Value::Array(vec![object([(
+                JsonValue::Array(vec![object([(
                     "filters",
-                    Value::Array(vec![object([
+                    JsonValue::Array(vec![object([
                         ("propertyName", string("email")),
                         ("operator", string("EQ")),
                         ("value", string(email)),
                     ])]),
                 )])]),
             ),
-            ("properties", Value::Array(CONTACT_PROPERTIES.split(',').map(string).collect())),
+            ("properties", JsonValue::Array(CONTACT_PROPERTIES.split(',').map(string).collect())),
         ]);
         let found =
             self.data.contacts.iter().find(|c| c.email.eq_ignore_ascii_case(email.trim())).cloned();
@@ -565,7 +565,7 @@ impl Crm {
     }
 
     /// One contact.
-    pub fn get_contact(&mut self, contact_id: &str) -> Result<Value, CrmError> {
+    pub fn get_contact(&mut self, contact_id: &str) -> Result<JsonValue, CrmError> {
         let path = format!("/crm/v3/objects/contacts/{contact_id}?properties={CONTACT_PROPERTIES}");
         let Some(contact) = self.data.contact(contact_id).cloned() else {
             return Err(self.not_found("GET", path, None, &format!("no contact {contact_id}")));
@@ -606,7 +606,7 @@ impl Crm {
     }
 
     /// One ticket: id, subject, stage, created.
-    pub fn get_ticket(&mut self, ticket_id: &str) -> Result<Value, CrmError> {
+    pub fn get_ticket(&mut self, ticket_id: &str) -> Result<JsonValue, CrmError> {
         let path = format!("/crm/v3/objects/tickets/{ticket_id}?properties={TICKET_PROPERTIES}");
         let Some(ticket) = self.data.tickets.iter().find(|t| t.id == ticket_id).cloned() else {
             return Err(self.not_found("GET", path, None, &format!("no ticket {ticket_id}")));
@@ -633,13 +633,13 @@ impl Crm {
             ("properties", object([("hs_note_body", string(body))])),
             (
                 "associations",
-                Value::Array(vec![object([
+                JsonValue::Array(vec![object([
                     ("to", object([("id", string(contact_id))])),
                     (
                         "types",
-                        Value::Array(vec![object([
+                        JsonValue::Array(vec![object([
                             ("associationCategory", string("HUBSPOT_DEFINED")),
-                            ("associationTypeId", Value::Int(202)),
+                            ("associationTypeId", JsonValue::Int(202)),
                         ])]),
                     ),
                 ])]),
@@ -697,6 +697,6 @@ pub const CLIENT_FUNCTIONS: [(&str, &[&str]); 5] = [
 ];
 
 /// A JSON value a client argument became: strings bare, other scalars as Python's `str`.
-pub fn argument_text(value: &Value) -> String {
+pub fn argument_text(value: &JsonValue) -> String {
     json::plain(value)
 }

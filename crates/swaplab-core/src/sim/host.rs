@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use super::crm::{CLIENT_FUNCTIONS, Crm, CrmRequest};
-use super::json::Value;
+use super::json::JsonValue;
 use crate::diagnostic::Span;
 use crate::python::{Delivery, Host, HostError, HttpRequest, PyValue};
 
@@ -15,7 +15,7 @@ pub trait ToolMemory {
     /// `context.memory.get(path, default)`.
     fn get(&mut self, path: &str, default: PyValue) -> PyValue;
     /// `context.memory.set(path, value)`; `Err` is the `MemoryWriteError` text.
-    fn set(&mut self, path: &str, value: &Value) -> Result<(), String>;
+    fn set(&mut self, path: &str, value: &JsonValue) -> Result<(), String>;
 }
 
 /// One client call a tool body made.
@@ -41,7 +41,7 @@ pub struct MemoryUse {
     /// The path as written.
     pub path: String,
     /// The value read or written (JSON).
-    pub value: Value,
+    pub value: JsonValue,
     /// Where the call is.
     pub span: Span,
     /// The refusal, for a write that raised.

@@ -10,7 +10,7 @@
 //! a note is the contact its `associations[].to.id` names.
 
 use super::crm::{Access, Crm, CrmRequest, RecordKind, Touched};
-use super::json::{self, Value, object, string};
+use super::json::{self, JsonValue, object, string};
 use super::network::CRM_ADDRESS;
 use crate::python::{Delivery, FIXED_DATE, HttpRequest, HttpResponse, reason_phrase};
 
@@ -67,11 +67,11 @@ impl Crm {
                 ]),
             )
         };
-        let body = json::parse(&String::from_utf8_lossy(&request.body)).unwrap_or(Value::Null);
+        let body = json::parse(&String::from_utf8_lossy(&request.body)).unwrap_or(JsonValue::Null);
         match (request.method.as_str(), parts.as_slice()) {
             ("POST", ["crm", "v3", "objects", "contacts", "search"]) => {
                 let wanted = email_filter(&body).unwrap_or_default();
-                let found: Vec<Value> = self
+                let found: Vec<JsonValue> = self
                     .data
                     .contacts
                     .iter()
@@ -94,7 +94,10 @@ impl Crm {
                 let total = i64::try_from(found.len()).unwrap_or(i64::MAX);
                 answer(
                     200,
-                    &object([("total", Value::Int(total)), ("results", Value::Array(found))]),
+                    &object([
+                        ("total", JsonValue::Int(total)),
+                        ("results", JsonValue::Array(found)),
+                    ]),
                 )
             }
             ("GET", ["crm", "v3", "objects", "contacts", id, "associations", "tickets"]) => {
@@ -108,7 +111,7 @@ impl Crm {
                     .filter(|t| t.contact == *id)
                     .map(|t| object([("id", string(&t.id)), ("type", string("contact_to_ticket"))]))
                     .collect();
-                answer(200, &object([("results", Value::Array(links))]))
+                answer(200, &object([("results", JsonValue::Array(links))]))
             }
             ("GET", ["crm", "v3", "objects", "contacts", id]) => match self.data.contact(id) {
                 Some(c) => answer(
@@ -160,8 +163,9 @@ impl Crm {
                     );
                 }
                 let id = self.data.next_note_id.to_string();
-                let properties =
-                    json::get(&body, "properties").cloned().unwrap_or(Value::Object(Vec::new()));
+                let properties = json::get(&body, "properties")
+                    .cloned()
+                    .unwrap_or(JsonValue::Object(Vec::new()));
                 answer(201, &object([("id", string(&id)), ("properties", properties)]))
             }
             _ => not_found(),
@@ -172,7 +176,8 @@ impl Crm {
     /// in step when the built-in CRM or the project's mock created one.
     fn log_http(&mut self, request: &HttpRequest, response: &HttpResponse) {
         let body = json::parse(&String::from_utf8_lossy(&request.body)).ok();
-        let answer = json::parse(&String::from_utf8_lossy(&response.body)).unwrap_or(Value::Null);
+        let answer =
+            json::parse(&String::from_utf8_lossy(&response.body)).unwrap_or(JsonValue::Null);
         let parts: Vec<&str> = request.path.trim_matches('/').split('/').collect();
         let ok = (200..300).contains(&response.status);
         let read = |kind: RecordKind, id: &str, owner: &str| Touched {
@@ -277,7 +282,7 @@ impl Crm {
 }
 
 /// A JSON answer as `http.server` would send it from the seed's CRM.
-fn answer(status: u16, body: &Value) -> HttpResponse {
+fn answer(status: u16, body: &JsonValue) -> HttpResponse {
     let body = json::compact(body).into_bytes();
     HttpResponse {
         status,
@@ -292,23 +297,23 @@ fn answer(status: u16, body: &Value) -> HttpResponse {
 }
 
 /// `results` of an answer.
-fn results(answer: &Value) -> Vec<&Value> {
+fn results(answer: &JsonValue) -> Vec<&JsonValue> {
     match json::get(answer, "results") {
-        Some(Value::Array(items)) => items.iter().collect(),
+        Some(JsonValue::Array(items)) => items.iter().collect(),
         _ => Vec::new(),
     }
 }
 
 /// A record's `id`, as text.
-fn id_of(record: &Value) -> Option<String> {
+fn id_of(record: &JsonValue) -> Option<String> {
     json::get(record, "id").map(json::plain)
 }
 
 /// The email an `EQ` filter on `email` asks for.
-fn email_filter(body: &Value) -> Option<String> {
-    let Some(Value::Array(groups)) = json::get(body, "filterGroups") else { return None };
+fn email_filter(body: &JsonValue) -> Option<String> {
+    let Some(JsonValue::Array(groups)) = json::get(body, "filterGroups") else { return None };
     groups.iter().find_map(|group| {
-        let Some(Value::Array(filters)) = json::get(group, "filters") else { return None };
+        let Some(JsonValue::Array(filters)) = json::get(group, "filters") else { return None };
         filters.iter().find_map(|f| {
             (json::get(f, "propertyName").map(json::plain).as_deref() == Some("email"))
                 .then(|| json::get(f, "value").map(json::plain))
@@ -318,7 +323,7 @@ fn email_filter(body: &Value) -> Option<String> {
 }
 
 /// The contact a note's `associations[0].to.id` names.
-fn note_contact(body: &Value) -> Option<String> {
-    let Some(Value::Array(links)) = json::get(body, "associations") else { return None };
+fn note_contact(body: &JsonValue) -> Option<String> {
+    let Some(JsonValue::Array(links)) = json::get(body, "associations") else { return None };
     links.first().and_then(|link| json::at_path(link, "to.id")).map(json::plain)
 }

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::crm::Crm;
 use super::host::{ClientCall, ToolHost};
-use super::json::{self, Value, object, string};
+use super::json::{self, JsonValue, object, string};
 use crate::python::{
     McpServerModule, McpTool, Outcome, Process, Program, PyValue, Schema, compile_module,
 };
@@ -54,10 +54,10 @@ pub struct McpServer {
     index: BTreeMap<String, usize>,
     /// Each tool's schema as offered to the model (§5.2), made when first asked for:
     /// every agent start binds every imported tool, and a schema's JSON is not free.
-    offered: Vec<OnceLock<Value>>,
+    offered: Vec<OnceLock<JsonValue>>,
     /// The `tools/list` result, made once: every conversation and every attack probe
     /// starts with that request, and building it means every tool's schema as JSON.
-    listed: OnceLock<Value>,
+    listed: OnceLock<JsonValue>,
     /// The opening handshake's exchanges by the first request id, made once each: every
     /// run opens with the same three messages, and the `tools/list` answer is large.
     handshakes: Mutex<BTreeMap<i64, Arc<[Arc<Exchange>]>>>,
@@ -67,7 +67,7 @@ pub struct McpServer {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolCall {
     /// The `CallToolResult` as sent.
-    pub result: Value,
+    pub result: JsonValue,
     /// Whether `isError` is true.
     pub is_error: bool,
     /// The CRM client calls the body made.
@@ -81,47 +81,47 @@ pub struct ToolCall {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Exchange {
     /// The request as received.
-    pub request: Value,
+    pub request: JsonValue,
     /// The response (none for a notification).
-    pub response: Option<Value>,
+    pub response: Option<JsonValue>,
     /// For `tools/call`, what the tool did.
     pub call: Option<ToolCall>,
 }
 
 /// A request's successful answer: its id, the result, and the tool call that made it.
 struct Answered {
-    id: Value,
-    result: Value,
+    id: JsonValue,
+    result: JsonValue,
     call: Option<ToolCall>,
 }
 
 /// A JSON-RPC request as the client sends it; no id makes a notification, and `Null`
 /// params are left out.
-pub fn rpc_request(id: Option<i64>, method: &str, params: Value) -> Value {
+pub fn rpc_request(id: Option<i64>, method: &str, params: JsonValue) -> JsonValue {
     let mut entries = vec![("jsonrpc".to_owned(), string("2.0"))];
     if let Some(id) = id {
-        entries.push(("id".to_owned(), Value::Int(id)));
+        entries.push(("id".to_owned(), JsonValue::Int(id)));
     }
     entries.push(("method".to_owned(), string(method)));
-    if params != Value::Null {
+    if params != JsonValue::Null {
         entries.push(("params".to_owned(), params));
     }
-    Value::Object(entries)
+    JsonValue::Object(entries)
 }
 
-fn schema_json(schema: &Schema) -> Value {
-    json::parse(&schema.to_json()).unwrap_or(Value::Object(Vec::new()))
+fn schema_json(schema: &Schema) -> JsonValue {
+    json::parse(&schema.to_json()).unwrap_or(JsonValue::Object(Vec::new()))
 }
 
-fn error_response(id: Value, code: i64, message: &str) -> Value {
+fn error_response(id: JsonValue, code: i64, message: &str) -> JsonValue {
     object([
         ("jsonrpc", string("2.0")),
         ("id", id),
-        ("error", object([("code", Value::Int(code)), ("message", string(message))])),
+        ("error", object([("code", JsonValue::Int(code)), ("message", string(message))])),
     ])
 }
 
-fn result_response(id: Value, result: Value) -> Value {
+fn result_response(id: JsonValue, result: JsonValue) -> JsonValue {
     object([("jsonrpc", string("2.0")), ("id", id), ("result", result)])
 }
 
@@ -154,7 +154,7 @@ impl McpServer {
     }
 
     /// The schema the model is offered for the tool published under `name` (§5.2).
-    pub fn offered_schema(&self, name: &str) -> Option<&Value> {
+    pub fn offered_schema(&self, name: &str) -> Option<&JsonValue> {
         let at = *self.index.get(name)?;
         let tool = &self.module.tools[at];
         Some(self.offered[at].get_or_init(|| offered_mcp_schema(&schema_json(&tool.input_schema))))
@@ -176,7 +176,7 @@ impl McpServer {
     }
 
     /// One `tools/list` entry.
-    pub fn descriptor(tool: &McpTool) -> Value {
+    pub fn descriptor(tool: &McpTool) -> JsonValue {
         let mut entries = vec![("name".to_owned(), string(&tool.name))];
         if let Some(title) = &tool.title {
             entries.push(("title".into(), string(title)));
@@ -186,33 +186,33 @@ impl McpServer {
         if let Some(output) = &tool.output_schema {
             entries.push(("outputSchema".into(), schema_json(output)));
         }
-        Value::Object(entries)
+        JsonValue::Object(entries)
     }
 
     /// The `tools/list` result: every tool, in registration order (no pagination).
-    pub fn tools_list(&self) -> Value {
+    pub fn tools_list(&self) -> JsonValue {
         self.listed
             .get_or_init(|| {
                 object([(
                     "tools",
-                    Value::Array(self.module.tools.iter().map(McpServer::descriptor).collect()),
+                    JsonValue::Array(self.module.tools.iter().map(McpServer::descriptor).collect()),
                 )])
             })
             .clone()
     }
 
     /// The `initialize` result for a client asking for `requested` (echoed when supported).
-    pub fn initialize_result(&self, requested: Option<&str>) -> Value {
+    pub fn initialize_result(&self, requested: Option<&str>) -> JsonValue {
         let version = requested
             .filter(|v| PROTOCOL_VERSIONS.contains(v))
             .unwrap_or(PROTOCOL_VERSIONS[PROTOCOL_VERSIONS.len() - 1]);
-        let no = || Value::Bool(false);
+        let no = || JsonValue::Bool(false);
         object([
             ("protocolVersion", string(version)),
             (
                 "capabilities",
                 object([
-                    ("experimental", Value::Object(Vec::new())),
+                    ("experimental", JsonValue::Object(Vec::new())),
                     ("prompts", object([("listChanged", no())])),
                     ("resources", object([("subscribe", no()), ("listChanged", no())])),
                     ("tools", object([("listChanged", no())])),
@@ -226,13 +226,13 @@ impl McpServer {
     }
 
     /// Answers one JSON-RPC message.
-    pub fn handle(&self, request: &Value, crm: &mut Crm) -> Exchange {
+    pub fn handle(&self, request: &JsonValue, crm: &mut Crm) -> Exchange {
         self.answer(request.clone(), Some(crm))
     }
 
     /// [`McpServer::handle`] for a request the caller no longer needs: the exchange keeps
     /// it without a copy.
-    pub fn handle_owned(&self, request: Value, crm: &mut Crm) -> Exchange {
+    pub fn handle_owned(&self, request: JsonValue, crm: &mut Crm) -> Exchange {
         self.answer(request, Some(crm))
     }
 
@@ -247,15 +247,15 @@ impl McpServer {
                     "initialize",
                     object([
                         ("protocolVersion", string(PROTOCOL_VERSIONS[3])),
-                        ("capabilities", Value::Object(Vec::new())),
+                        ("capabilities", JsonValue::Object(Vec::new())),
                         (
                             "clientInfo",
                             object([("name", string("mcp")), ("version", string("0.1.0"))]),
                         ),
                     ]),
                 ),
-                rpc_request(None, "notifications/initialized", Value::Null),
-                rpc_request(Some(first_id + 1), "tools/list", Value::Object(Vec::new())),
+                rpc_request(None, "notifications/initialized", JsonValue::Null),
+                rpc_request(Some(first_id + 1), "tools/list", JsonValue::Object(Vec::new())),
             ];
             requests.into_iter().map(|r| Arc::new(self.answer(r, None))).collect()
         };
@@ -266,8 +266,8 @@ impl McpServer {
 
     /// [`McpServer::handle`], with no CRM for requests that need none (a `tools/call`
     /// without one is refused as an internal error).
-    fn answer(&self, request: Value, crm: Option<&mut Crm>) -> Exchange {
-        let no_params = Value::Object(Vec::new());
+    fn answer(&self, request: JsonValue, crm: Option<&mut Crm>) -> Exchange {
+        let no_params = JsonValue::Object(Vec::new());
         match self.respond(&request, &no_params, crm) {
             Ok(Answered { id, result, call }) => {
                 Exchange { request, response: Some(result_response(id, result)), call }
@@ -280,26 +280,26 @@ impl McpServer {
     /// notification.
     fn respond(
         &self,
-        request: &Value,
-        no_params: &Value,
+        request: &JsonValue,
+        no_params: &JsonValue,
         crm: Option<&mut Crm>,
-    ) -> Result<Answered, Option<Value>> {
-        let Value::Object(_) = request else {
+    ) -> Result<Answered, Option<JsonValue>> {
+        let JsonValue::Object(_) = request else {
             return Err(Some(error_response(
-                Value::Null,
+                JsonValue::Null,
                 codes::INVALID_REQUEST,
                 "Invalid Request",
             )));
         };
         let id = json::get(request, "id").cloned();
         let method = json::get(request, "method").and_then(|m| match m {
-            Value::Str(s) => Some(s.as_str()),
+            JsonValue::Str(s) => Some(s.as_str()),
             _ => None,
         });
         let version_ok = json::get(request, "jsonrpc") == Some(&string("2.0"));
         let (Some(method), true) = (method, version_ok) else {
             return Err(Some(error_response(
-                id.unwrap_or(Value::Null),
+                id.unwrap_or(JsonValue::Null),
                 codes::INVALID_REQUEST,
                 "Invalid Request",
             )));
@@ -312,15 +312,15 @@ impl McpServer {
         match method {
             "initialize" => {
                 let requested = json::get(params, "protocolVersion").and_then(|v| match v {
-                    Value::Str(s) => Some(s.as_str()),
+                    JsonValue::Str(s) => Some(s.as_str()),
                     _ => None,
                 });
                 Ok(Answered { id, result: self.initialize_result(requested), call: None })
             }
-            "ping" => Ok(Answered { id, result: Value::Object(Vec::new()), call: None }),
+            "ping" => Ok(Answered { id, result: JsonValue::Object(Vec::new()), call: None }),
             "tools/list" => Ok(Answered { id, result: self.tools_list(), call: None }),
             "tools/call" => {
-                let Some(Value::Str(name)) = json::get(params, "name") else {
+                let Some(JsonValue::Str(name)) = json::get(params, "name") else {
                     return Err(Some(error_response(
                         id,
                         codes::INVALID_PARAMS,
@@ -346,7 +346,7 @@ impl McpServer {
 
     /// Runs one tool as FastMCP does: validate and coerce the arguments, run the body,
     /// convert the return value.
-    pub fn call_tool(&self, name: &str, arguments: &Value, crm: &mut Crm) -> ToolCall {
+    pub fn call_tool(&self, name: &str, arguments: &JsonValue, crm: &mut Crm) -> ToolCall {
         let Some(tool) = self.tool(name) else {
             return error_call(format!("Unknown tool: {name}"), Vec::new(), None);
         };
@@ -370,13 +370,13 @@ impl McpServer {
         match outcome {
             Outcome::Returned(value) => {
                 let (content, structured) = convert_result(tool, &value);
-                let mut entries = vec![("content".to_owned(), Value::Array(content))];
+                let mut entries = vec![("content".to_owned(), JsonValue::Array(content))];
                 if let Some(structured) = structured {
                     entries.push(("structuredContent".into(), structured));
                 }
-                entries.push(("isError".into(), Value::Bool(false)));
+                entries.push(("isError".into(), JsonValue::Bool(false)));
                 ToolCall {
-                    result: Value::Object(entries),
+                    result: JsonValue::Object(entries),
                     is_error: false,
                     client_calls: calls,
                     unsupported: None,
@@ -403,8 +403,11 @@ fn error_call(
     unsupported: Option<String>,
 ) -> ToolCall {
     let result = object([
-        ("content", Value::Array(vec![object([("type", string("text")), ("text", string(text))])])),
-        ("isError", Value::Bool(true)),
+        (
+            "content",
+            JsonValue::Array(vec![object([("type", string("text")), ("text", string(text))])]),
+        ),
+        ("isError", JsonValue::Bool(true)),
     ]);
     ToolCall { result, is_error: true, client_calls, unsupported }
 }
@@ -413,9 +416,9 @@ fn error_call(
 /// required ones and values of the wrong type are reported.
 fn coerce_arguments(
     tool: &McpTool,
-    arguments: &Value,
+    arguments: &JsonValue,
 ) -> Result<Vec<(String, PyValue)>, Vec<String>> {
-    let Value::Object(given) = arguments else {
+    let JsonValue::Object(given) = arguments else {
         return Err(vec![pydantic_error(
             "arguments",
             "Input should be a valid dictionary",
@@ -453,16 +456,16 @@ const PYDANTIC_DOCS: &str = "https://errors.pydantic.dev/2.14/v/";
 /// One line of a pydantic v2 `ValidationError`, as FastMCP puts it in the tool's error:
 /// the field, the message, the error type and the input (`repr` and type name), then
 /// the documentation link.
-fn pydantic_error(field: &str, message: &str, kind: &str, input: &Value) -> String {
+fn pydantic_error(field: &str, message: &str, kind: &str, input: &JsonValue) -> String {
     let value = PyValue::from_json(input);
     let type_name = match input {
-        Value::Null => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
-        Value::Float(_) => "float",
-        Value::Str(_) => "str",
-        Value::Array(_) => "list",
-        Value::Object(_) => "dict",
+        JsonValue::Null => "NoneType",
+        JsonValue::Bool(_) => "bool",
+        JsonValue::Int(_) => "int",
+        JsonValue::Float(_) => "float",
+        JsonValue::Str(_) => "str",
+        JsonValue::Array(_) => "list",
+        JsonValue::Object(_) => "dict",
     };
     format!(
         "{field}\n  {message} [type={kind}, input_value={}, input_type={type_name}]\n    \
@@ -497,28 +500,28 @@ fn pydantic_word(json_type: &str) -> &str {
 }
 
 /// The value pydantic's lax mode accepts for this property, converted; `None` if refused.
-fn lax(property: &Schema, value: &Value) -> Option<Value> {
+fn lax(property: &Schema, value: &JsonValue) -> Option<JsonValue> {
     let types = property.json_types();
     if types.is_empty() {
         return Some(value.clone());
     }
     types.iter().find_map(|t| match (*t, value) {
-        ("string", Value::Str(_))
-        | ("integer", Value::Int(_))
-        | ("number", Value::Int(_) | Value::Float(_))
-        | ("boolean", Value::Bool(_))
-        | ("array", Value::Array(_))
-        | ("object", Value::Object(_))
-        | ("null", Value::Null) => Some(value.clone()),
-        ("integer", Value::Float(f)) if f.fract() == 0.0 && f.is_finite() => {
-            Some(Value::Int(*f as i64))
+        ("string", JsonValue::Str(_))
+        | ("integer", JsonValue::Int(_))
+        | ("number", JsonValue::Int(_) | JsonValue::Float(_))
+        | ("boolean", JsonValue::Bool(_))
+        | ("array", JsonValue::Array(_))
+        | ("object", JsonValue::Object(_))
+        | ("null", JsonValue::Null) => Some(value.clone()),
+        ("integer", JsonValue::Float(f)) if f.fract() == 0.0 && f.is_finite() => {
+            Some(JsonValue::Int(*f as i64))
         }
-        ("integer", Value::Str(s)) => s.trim().parse::<i64>().ok().map(Value::Int),
-        ("number", Value::Str(s)) => s.trim().parse::<f64>().ok().map(Value::Float),
-        ("boolean", Value::Int(n)) if *n == 0 || *n == 1 => Some(Value::Bool(*n == 1)),
-        ("boolean", Value::Str(s)) => match s.to_ascii_lowercase().as_str() {
-            "true" | "1" | "yes" | "on" | "t" | "y" => Some(Value::Bool(true)),
-            "false" | "0" | "no" | "off" | "f" | "n" => Some(Value::Bool(false)),
+        ("integer", JsonValue::Str(s)) => s.trim().parse::<i64>().ok().map(JsonValue::Int),
+        ("number", JsonValue::Str(s)) => s.trim().parse::<f64>().ok().map(JsonValue::Float),
+        ("boolean", JsonValue::Int(n)) if *n == 0 || *n == 1 => Some(JsonValue::Bool(*n == 1)),
+        ("boolean", JsonValue::Str(s)) => match s.to_ascii_lowercase().as_str() {
+            "true" | "1" | "yes" | "on" | "t" | "y" => Some(JsonValue::Bool(true)),
+            "false" | "0" | "no" | "off" | "f" | "n" => Some(JsonValue::Bool(false)),
             _ => None,
         },
         _ => None,
@@ -527,7 +530,7 @@ fn lax(property: &Schema, value: &Value) -> Option<Value> {
 
 /// FastMCP's `convert_result`: unstructured content always; structured content when the
 /// tool publishes an output schema (wrapped as `{"result": …}` for non-object returns).
-fn convert_result(tool: &McpTool, value: &PyValue) -> (Vec<Value>, Option<Value>) {
+fn convert_result(tool: &McpTool, value: &PyValue) -> (Vec<JsonValue>, Option<JsonValue>) {
     let content = to_content(value);
     let Some(output) = &tool.output_schema else { return (content, None) };
     let title = output.title.as_deref().unwrap_or_default();
@@ -542,7 +545,7 @@ fn convert_result(tool: &McpTool, value: &PyValue) -> (Vec<Value>, Option<Value>
 
 /// `_convert_to_content`: `None` → no blocks; a list or tuple → one block per item; a
 /// string → itself; anything else → `pydantic_core.to_json(…, indent=2)`.
-fn to_content(value: &PyValue) -> Vec<Value> {
+fn to_content(value: &PyValue) -> Vec<JsonValue> {
     match value {
         PyValue::None => Vec::new(),
         PyValue::List(items) | PyValue::Tuple(items) => items.iter().flat_map(to_content).collect(),
@@ -551,13 +554,13 @@ fn to_content(value: &PyValue) -> Vec<Value> {
     }
 }
 
-fn text_block(text: String) -> Value {
+fn text_block(text: String) -> JsonValue {
     object([("type", string("text")), ("text", string(text))])
 }
 
 /// JSON as `pydantic_core.to_json(indent=2)` writes it: two-space indent, `": "`, UTF-8
 /// kept (not escaped), empty containers as `[]`/`{}`.
-pub fn indented_json(value: &Value, depth: usize) -> String {
+pub fn indented_json(value: &JsonValue, depth: usize) -> String {
     let mut out = String::new();
     write_indented(&mut out, value, depth);
     out
@@ -565,14 +568,14 @@ pub fn indented_json(value: &Value, depth: usize) -> String {
 
 /// [`indented_json`] into one buffer: each result a tool returns is printed this way,
 /// so it builds no string per value.
-fn write_indented(out: &mut String, value: &Value, depth: usize) {
+fn write_indented(out: &mut String, value: &JsonValue, depth: usize) {
     let pad = |out: &mut String, d: usize| {
         for _ in 0..d {
             out.push_str("  ");
         }
     };
     match value {
-        Value::Array(items) if !items.is_empty() => {
+        JsonValue::Array(items) if !items.is_empty() => {
             out.push_str("[\n");
             for (at, item) in items.iter().enumerate() {
                 if at > 0 {
@@ -585,7 +588,7 @@ fn write_indented(out: &mut String, value: &Value, depth: usize) {
             pad(out, depth);
             out.push(']');
         }
-        Value::Object(entries) if !entries.is_empty() => {
+        JsonValue::Object(entries) if !entries.is_empty() => {
             out.push_str("{\n");
             for (at, (key, item)) in entries.iter().enumerate() {
                 if at > 0 {
@@ -600,8 +603,8 @@ fn write_indented(out: &mut String, value: &Value, depth: usize) {
             pad(out, depth);
             out.push('}');
         }
-        Value::Float(f) if f.is_finite() => out.push_str(&crate::python::float_repr(*f)),
-        Value::Float(_) => out.push_str("null"),
+        JsonValue::Float(f) if f.is_finite() => out.push_str(&crate::python::float_repr(*f)),
+        JsonValue::Float(_) => out.push_str("null"),
         other => out.push_str(&serde_json::to_string(other).unwrap_or_default()),
     }
 }

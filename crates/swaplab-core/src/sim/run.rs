@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::agent::{Agent, Bound, Target};
 use super::crm::{Crm, CrmRequest, CrmSeed};
 use super::host::{ClientCall, MemoryUse, ToolHost, ToolMemory};
-use super::json::{self, Value, object, string};
+use super::json::{self, JsonValue, object, string};
 use super::mcp::Exchange;
 use crate::python::{Outcome, Process, PyValue};
 use crate::rasa::arguments::validate_arguments;
@@ -96,7 +96,7 @@ pub struct CallRecord {
     /// The model, a step, or a confirmed resume.
     pub caller: Caller,
     /// The arguments sent.
-    pub args: Value,
+    pub args: JsonValue,
     /// Where it went, when it got that far.
     pub route: Option<Route>,
     /// How it ended.
@@ -133,7 +133,7 @@ pub struct Pending {
     /// The tool.
     pub tool: String,
     /// The arguments, frozen.
-    pub args: Value,
+    pub args: JsonValue,
     /// The rendered ask, when the gate names a response.
     pub ask: Option<String>,
     /// The denial response's name.
@@ -157,7 +157,7 @@ pub struct Run<'a, 'r> {
     /// The CRM, with its request log.
     pub crm: Crm,
     /// Memory slots that hold a value, by `ns.entry`.
-    pub memory: BTreeMap<String, Value>,
+    pub memory: BTreeMap<String, JsonValue>,
     /// The confirmation waiting for an answer.
     pub pending: Option<Pending>,
     /// The current turn, from 1.
@@ -175,19 +175,19 @@ fn error_json(message: &str) -> String {
     object([("error", string(message))]).to_python_json()
 }
 
-fn scalar(value: Option<&Value>) -> Scalar {
+fn scalar(value: Option<&JsonValue>) -> Scalar {
     match value {
-        None | Some(Value::Null) => Scalar::None,
-        Some(Value::Bool(b)) => Scalar::Bool(*b),
-        Some(Value::Int(n)) => Scalar::Int(*n),
-        Some(Value::Float(f)) => Scalar::Float(*f),
-        Some(Value::Str(s)) => Scalar::Str(s.clone()),
+        None | Some(JsonValue::Null) => Scalar::None,
+        Some(JsonValue::Bool(b)) => Scalar::Bool(*b),
+        Some(JsonValue::Int(n)) => Scalar::Int(*n),
+        Some(JsonValue::Float(f)) => Scalar::Float(*f),
+        Some(JsonValue::Str(s)) => Scalar::Str(s.clone()),
         Some(other) => Scalar::Str(other.to_python_json()),
     }
 }
 
 /// `error_from_tool_payload`: a dict whose `error` or `errors` is truthy.
-fn payload_is_error(payload: &Value) -> bool {
+fn payload_is_error(payload: &JsonValue) -> bool {
     ["error", "errors"].iter().any(|k| json::get(payload, k).is_some_and(json::truthy))
 }
 
@@ -227,7 +227,7 @@ impl<'a, 'r> Run<'a, 'r> {
         run
     }
 
-    fn request(&mut self, method: &str, params: Value) -> Value {
+    fn request(&mut self, method: &str, params: JsonValue) -> JsonValue {
         let id = self.next_rpc_id;
         self.next_rpc_id += 1;
         super::mcp::rpc_request(Some(id), method, params)
@@ -272,11 +272,11 @@ impl<'a, 'r> Run<'a, 'r> {
     }
 
     /// Memory as the `### Memory:` section would list it: readable, set entries.
-    pub fn memory_lines(&self) -> Vec<(String, Value)> {
+    pub fn memory_lines(&self) -> Vec<(String, JsonValue)> {
         self.readable()
             .into_iter()
             .filter_map(|key| {
-                self.memory.get(&key).filter(|v| **v != Value::Null).map(|v| (key, v.clone()))
+                self.memory.get(&key).filter(|v| **v != JsonValue::Null).map(|v| (key, v.clone()))
             })
             .collect()
     }
@@ -310,7 +310,7 @@ impl<'a, 'r> Run<'a, 'r> {
 
     /// Writes a skill entry as the model's `set_fields` would (the script's `remember:`).
     /// Project fields are refused: the model never writes them (§7.4).
-    pub fn remember(&mut self, entry: &str, value: Value) -> Result<String, String> {
+    pub fn remember(&mut self, entry: &str, value: JsonValue) -> Result<String, String> {
         let Some((skill, _)) = &self.active else {
             return Err("No skill is active.".to_owned());
         };
@@ -331,7 +331,7 @@ impl<'a, 'r> Run<'a, 'r> {
         Ok(key)
     }
 
-    fn record(&self, tool: &str, caller: Caller, args: Value) -> CallRecord {
+    fn record(&self, tool: &str, caller: Caller, args: JsonValue) -> CallRecord {
         let (skill, target) = self.active.clone().unwrap_or((String::new(), Target::Prose));
         CallRecord {
             turn: self.turn,
@@ -361,7 +361,7 @@ impl<'a, 'r> Run<'a, 'r> {
     }
 
     /// The model calls `tool` with `args` in the active skill.
-    pub fn model_call(&mut self, tool: &str, args: &Value) -> CallRecord {
+    pub fn model_call(&mut self, tool: &str, args: &JsonValue) -> CallRecord {
         let record = self.record(tool, Caller::Model, args.clone());
         let Some((skill_id, target)) = self.active.clone() else {
             return Run::refuse(record, "No skill is active.");
@@ -469,7 +469,7 @@ impl<'a, 'r> Run<'a, 'r> {
         record
     }
 
-    fn resolve(&mut self, mut record: CallRecord, args: &Value) -> CallRecord {
+    fn resolve(&mut self, mut record: CallRecord, args: &JsonValue) -> CallRecord {
         let Some(pending) = self.pending.clone() else {
             return Run::refuse(record, "No tool confirmation is pending; nothing to resolve.");
         };
@@ -479,7 +479,7 @@ impl<'a, 'r> Run<'a, 'r> {
                 "Cannot resolve tool confirmation in the same turn as the pause; ask the user (if needed) and wait for their reply.",
             );
         }
-        let Some(Value::Bool(confirmed)) = json::get(args, "confirmed").cloned() else {
+        let Some(JsonValue::Bool(confirmed)) = json::get(args, "confirmed").cloned() else {
             return Run::refuse(
                 record,
                 "resolve_tool_confirmation requires a boolean 'confirmed' argument.",
@@ -556,14 +556,14 @@ impl<'a, 'r> Run<'a, 'r> {
             return Run::refuse(record, &message);
         };
         record.status = Status::Ran;
-        let payload: Option<Value> = match bound {
+        let payload: Option<JsonValue> = match bound {
             Bound::Mcp(remote) => {
                 record.route = Some(Route::Mcp { server: remote.server.to_owned() });
                 let Some(server) = self.agent.servers.get(remote.server).copied() else {
                     let message = format!("Tool '{}' encountered an error.", record.tool);
                     return Run::refuse(record, &message);
                 };
-                let ping = self.request("ping", Value::Object(Vec::new()));
+                let ping = self.request("ping", JsonValue::Object(Vec::new()));
                 let exchange = server.handle_owned(ping, &mut self.crm);
                 self.exchanges.push(Arc::new(exchange));
                 let call = self.request(
@@ -603,7 +603,7 @@ impl<'a, 'r> Run<'a, 'r> {
                     return Run::refuse(record, &message);
                 };
                 let kwargs: Vec<(String, PyValue)> = match &record.args {
-                    Value::Object(entries) => {
+                    JsonValue::Object(entries) => {
                         entries.iter().map(|(k, v)| (k.clone(), PyValue::from_json(v))).collect()
                     }
                     _ => Vec::new(),
@@ -626,7 +626,7 @@ impl<'a, 'r> Run<'a, 'r> {
                         let payload = fields
                             .iter()
                             .find(|(k, _)| k == "llm_response")
-                            .map_or(Value::Null, |(_, v)| v.to_json());
+                            .map_or(JsonValue::Null, |(_, v)| v.to_json());
                         record.model_sees = Some(payload.to_python_json());
                         Some(payload)
                     }
@@ -673,13 +673,16 @@ impl<'a, 'r> Run<'a, 'r> {
     /// Runs the `execute_tool` step `step` of `block` in the active skill (§2.8, §6.7).
     pub fn execute_step(&mut self, block: &str, step: &str) -> CallRecord {
         let Some((skill_id, _)) = self.active.clone() else {
-            return Run::refuse(self.record("", Caller::Model, Value::Null), "No skill is active.");
+            return Run::refuse(
+                self.record("", Caller::Model, JsonValue::Null),
+                "No skill is active.",
+            );
         };
         let caller = Caller::Step { block: block.to_owned(), step: step.to_owned() };
         let skill = self.agent.skill(&skill_id);
         let found = skill.and_then(|s| s.blocks().find(|b| b.block_id == block).map(|b| (s, b)));
         let Some((skill, ordered)) = found else {
-            let mut record = self.record("", caller, Value::Null);
+            let mut record = self.record("", caller, JsonValue::Null);
             record.status = Status::Yielded;
             record.log.push(format!("skill '{skill_id}' has no block '{block}'"));
             return record;
@@ -687,7 +690,7 @@ impl<'a, 'r> Run<'a, 'r> {
         let Some(StepKind::Execute { execute_tool, parameters }) =
             ordered.steps.iter().find(|s| s.id == step).map(|s| &s.kind)
         else {
-            let mut record = self.record("", caller, Value::Null);
+            let mut record = self.record("", caller, JsonValue::Null);
             record.status = Status::Yielded;
             record.log.push(format!("block '{block}' has no execute_tool step '{step}'"));
             return record;
@@ -739,19 +742,22 @@ impl<'a, 'r> Run<'a, 'r> {
 
     /// `resolve_parameter_map`: values that are exactly `session.<ns>.<entry>` become the
     /// memory value (`None` when unset); everything else passes through (§2.8).
-    fn resolve_parameters(&self, parameters: &serde_json::Map<String, serde_json::Value>) -> Value {
+    fn resolve_parameters(
+        &self,
+        parameters: &serde_json::Map<String, serde_json::Value>,
+    ) -> JsonValue {
         let entries = parameters
             .iter()
             .map(|(name, raw)| {
-                let value = json::parse(&raw.to_string()).unwrap_or(Value::Null);
+                let value = json::parse(&raw.to_string()).unwrap_or(JsonValue::Null);
                 let resolved = match &value {
-                    Value::Str(text) => match session_reference(text) {
+                    JsonValue::Str(text) => match session_reference(text) {
                         Some(key) => self
                             .readable()
                             .contains(&key)
                             .then(|| self.memory.get(&key).cloned())
                             .flatten()
-                            .unwrap_or(Value::Null),
+                            .unwrap_or(JsonValue::Null),
                         None => value.clone(),
                     },
                     _ => value.clone(),
@@ -759,7 +765,7 @@ impl<'a, 'r> Run<'a, 'r> {
                 (name.clone(), resolved)
             })
             .collect();
-        Value::Object(entries)
+        JsonValue::Object(entries)
     }
 
     /// A response's first text, placeholders filled from memory.
@@ -780,7 +786,7 @@ impl<'a, 'r> Run<'a, 'r> {
                 Placeholder::Session { namespace, entry } => format!("{namespace}.{entry}"),
                 Placeholder::Other { .. } => return None,
             };
-            self.memory.get(&key).filter(|v| **v != Value::Null).map(json::plain)
+            self.memory.get(&key).filter(|v| **v != JsonValue::Null).map(json::plain)
         }))
     }
 
@@ -801,16 +807,16 @@ impl<'a, 'r> Run<'a, 'r> {
 /// What the runtime makes of a `tools/call` result (§5.5): `None` for an error (no
 /// result, or `isError`), else `structuredContent` when present, else the content blocks
 /// as `model_dump()` gives them.
-pub fn mcp_payload(result: Option<&Value>) -> Option<Value> {
+pub fn mcp_payload(result: Option<&JsonValue>) -> Option<JsonValue> {
     let result = result?;
-    if json::get(result, "isError") == Some(&Value::Bool(true)) {
+    if json::get(result, "isError") == Some(&JsonValue::Bool(true)) {
         return None;
     }
     Some(match json::get(result, "structuredContent") {
-        Some(structured) if *structured != Value::Null => structured.clone(),
-        _ => Value::Array(
+        Some(structured) if *structured != JsonValue::Null => structured.clone(),
+        _ => JsonValue::Array(
             match json::get(result, "content") {
-                Some(Value::Array(blocks)) => blocks.clone(),
+                Some(JsonValue::Array(blocks)) => blocks.clone(),
                 _ => Vec::new(),
             }
             .into_iter()
@@ -821,7 +827,7 @@ pub fn mcp_payload(result: Option<&Value>) -> Option<Value> {
 }
 
 /// The text the model receives for a `tools/call` result of `tool`.
-pub fn mcp_model_view(tool: &str, result: Option<&Value>) -> String {
+pub fn mcp_model_view(tool: &str, result: Option<&JsonValue>) -> String {
     match mcp_payload(result) {
         Some(payload) => payload.to_python_json(),
         None => error_json(&format!("Tool '{tool}' encountered an error.")),
@@ -841,17 +847,17 @@ pub fn session_reference(text: &str) -> Option<String> {
 }
 
 /// A content block as `content.model_dump()` gives it (`annotations` and `meta` as null).
-fn content_model_dump(block: Value) -> Value {
+fn content_model_dump(block: JsonValue) -> JsonValue {
     let mut entries = match block {
-        Value::Object(entries) => entries,
+        JsonValue::Object(entries) => entries,
         other => return other,
     };
     for key in ["annotations", "meta"] {
         if !entries.iter().any(|(k, _)| k == key) {
-            entries.push((key.to_owned(), Value::Null));
+            entries.push((key.to_owned(), JsonValue::Null));
         }
     }
-    Value::Object(entries)
+    JsonValue::Object(entries)
 }
 
 fn python_type(value: &PyValue) -> &'static str {
@@ -868,13 +874,13 @@ fn python_type(value: &PyValue) -> &'static str {
     }
 }
 
-fn yaml_json(value: &crate::yaml::Value) -> Value {
-    json::parse(&crate::yaml::to_json(value).to_string()).unwrap_or(Value::Null)
+fn yaml_json(value: &crate::yaml::YamlValue) -> JsonValue {
+    json::parse(&crate::yaml::to_json(value).to_string()).unwrap_or(JsonValue::Null)
 }
 
 /// `ToolContext.memory` for a local tool of `skill` (§7.4).
 struct MemoryView<'m, 'r> {
-    memory: &'m mut BTreeMap<String, Value>,
+    memory: &'m mut BTreeMap<String, JsonValue>,
     agent: &'m Agent<'r>,
     skill: String,
 }
@@ -893,12 +899,12 @@ impl ToolMemory for MemoryView<'_, '_> {
             MemoryRead::Unreadable => return default,
         };
         match self.memory.get(&key) {
-            Some(Value::Null) | None => default,
+            Some(JsonValue::Null) | None => default,
             Some(value) => PyValue::from_json(value),
         }
     }
 
-    fn set(&mut self, path: &str, value: &Value) -> Result<(), String> {
+    fn set(&mut self, path: &str, value: &JsonValue) -> Result<(), String> {
         let report = self.agent.report;
         let slot = lookup_set(
             path,
@@ -908,7 +914,7 @@ impl ToolMemory for MemoryView<'_, '_> {
         )?;
         let key = slot.key();
         if let MemorySlot::Project { entry } = &slot
-            && self.memory.get(&key).is_some_and(|v| *v != Value::Null)
+            && self.memory.get(&key).is_some_and(|v| *v != JsonValue::Null)
         {
             return Err(format!(
                 "Project memory field '{entry}' is already set and cannot be overwritten."

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::agent::{Agent, Bound};
 use super::conversation::{ArgSource, Event, Transcript};
 use super::crm::{Access, CrmSeed, RecordKind, Touched};
-use super::json::Value;
+use super::json::JsonValue;
 use super::run::{CallRecord, Caller, Route};
 use crate::diagnostic::Span;
 
@@ -73,12 +73,12 @@ pub struct IdTrace {
 }
 
 /// Whether `value` holds `id` as a string or a number, at any depth.
-pub(crate) fn contains_id(value: &Value, id: &str) -> bool {
+pub(crate) fn contains_id(value: &JsonValue, id: &str) -> bool {
     match value {
-        Value::Str(s) => s == id,
-        Value::Int(n) => n.to_string() == id,
-        Value::Array(items) => items.iter().any(|v| contains_id(v, id)),
-        Value::Object(entries) => entries.iter().any(|(_, v)| contains_id(v, id)),
+        JsonValue::Str(s) => s == id,
+        JsonValue::Int(n) => n.to_string() == id,
+        JsonValue::Array(items) => items.iter().any(|v| contains_id(v, id)),
+        JsonValue::Object(entries) => entries.iter().any(|(_, v)| contains_id(v, id)),
         _ => false,
     }
 }
@@ -203,7 +203,7 @@ pub fn trace(agent: &Agent<'_>, seed: &CrmSeed, transcript: &Transcript) -> Vec<
                         ));
                     }
                     let sent: Vec<(String, Option<&ArgSource>)> = match &record.args {
-                        Value::Object(entries) => entries
+                        JsonValue::Object(entries) => entries
                             .iter()
                             .filter(|(_, v)| contains_id(v, id))
                             .map(|(k, _)| {

@@ -4,8 +4,8 @@
 
 use swaplab_core::diagnostic::{Diagnostic, LineIndex, Severity};
 use swaplab_core::python::{
-    ArgOrigin, ArgSlot, CrmCall, McpServerModule, MemoryOp, Schema, TokenKind, ToolFunction,
-    ToolModule, Value, scan_mcp_server, scan_tool_module, tokenize,
+    ArgOrigin, ArgSlot, CrmCall, JsonValue, McpServerModule, MemoryOp, Schema, TokenKind,
+    ToolFunction, ToolModule, scan_mcp_server, scan_tool_module, tokenize,
 };
 
 const CRM_TOOL: &str = include_str!("../../../../fixtures/hubspot-client/tools/crm.py");
@@ -720,20 +720,20 @@ fn tokens_cover_prefixes_triple_quotes_continuations_and_indentation() {
 #[test]
 fn values_print_as_python_json_dumps() {
     for (value, expected) in [
-        (Value::Float(1e16), "1e+16"),
-        (Value::Float(1.5e-7), "1.5e-07"),
-        (Value::Float(0.0001), "0.0001"),
-        (Value::Float(100.0), "100.0"),
-        (Value::Float(-2.5), "-2.5"),
-        (Value::Float(123_456_789_012_345_680.0), "1.2345678901234568e+17"),
+        (JsonValue::Float(1e16), "1e+16"),
+        (JsonValue::Float(1.5e-7), "1.5e-07"),
+        (JsonValue::Float(0.0001), "0.0001"),
+        (JsonValue::Float(100.0), "100.0"),
+        (JsonValue::Float(-2.5), "-2.5"),
+        (JsonValue::Float(123_456_789_012_345_680.0), "1.2345678901234568e+17"),
         (
-            Value::Str("caf\u{e9} \u{1f600} \"q\"\n\u{7f}".to_owned()),
+            JsonValue::Str("caf\u{e9} \u{1f600} \"q\"\n\u{7f}".to_owned()),
             r#""caf\u00e9 \ud83d\ude00 \"q\"\n\u007f""#,
         ),
         (
-            Value::Object(vec![
-                ("b".to_owned(), Value::Null),
-                ("a".to_owned(), Value::Array(vec![Value::Int(1), Value::Bool(false)])),
+            JsonValue::Object(vec![
+                ("b".to_owned(), JsonValue::Null),
+                ("a".to_owned(), JsonValue::Array(vec![JsonValue::Int(1), JsonValue::Bool(false)])),
             ]),
             r#"{"b": null, "a": [1, false]}"#,
         ),

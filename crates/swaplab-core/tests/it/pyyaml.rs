@@ -6,27 +6,27 @@
 
 use serde_json::{Value as Json, json};
 use swaplab_core::diagnostic::Position;
-use swaplab_core::yaml::{Node, Value, parse};
+use swaplab_core::yaml::{Node, YamlValue, parse};
 
 use crate::support::read;
 
 fn tagged(node: Option<&Node>) -> Json {
     let Some(node) = node else { return json!({"null": null}) };
     match &node.value {
-        Value::Null => json!({"null": null}),
-        Value::Bool(flag) => json!({"bool": flag}),
-        Value::Int(number) => json!({"int": number.to_string()}),
-        Value::Float(_) => json!({"float": swaplab_core::yaml::python_repr(&node.value)}),
-        Value::Str(text) => json!({"str": text}),
-        Value::Timestamp(text) if text.len() == 10 => json!({"date": text}),
-        Value::Timestamp(_) => json!({"datetime": "…"}),
-        Value::Bytes(bytes) => {
+        YamlValue::Null => json!({"null": null}),
+        YamlValue::Bool(flag) => json!({"bool": flag}),
+        YamlValue::Int(number) => json!({"int": number.to_string()}),
+        YamlValue::Float(_) => json!({"float": swaplab_core::yaml::python_repr(&node.value)}),
+        YamlValue::Str(text) => json!({"str": text}),
+        YamlValue::Timestamp(text) if text.len() == 10 => json!({"date": text}),
+        YamlValue::Timestamp(_) => json!({"datetime": "…"}),
+        YamlValue::Bytes(bytes) => {
             json!({"bytes": bytes.iter().map(|&b| char::from(b)).collect::<String>()})
         }
-        Value::Seq(items) => {
+        YamlValue::Seq(items) => {
             json!({"list": items.iter().map(|item| tagged(Some(item))).collect::<Vec<_>>()})
         }
-        Value::Map(entries) => json!({"dict": entries
+        YamlValue::Map(entries) => json!({"dict": entries
             .iter()
             .map(|(key, value)| json!([tagged(Some(key)), tagged(Some(value))]))
             .collect::<Vec<_>>()}),

@@ -8,7 +8,7 @@ use swaplab_core::rasa::memory::{
     read_project_memory, read_skill_memory, readable_keys,
 };
 use swaplab_core::rasa::responses::{Placeholder, placeholders, read_responses, render};
-use swaplab_core::yaml::Value;
+use swaplab_core::yaml::YamlValue;
 
 use crate::support::{examples_dir, read};
 
@@ -487,7 +487,7 @@ fn memory_attributes_are_checked_like_pydantic_lax_mode() {
     assert!(ok("      pii: 1\n").pii);
     assert!(ok("      llm_settable: 'T'\n").llm_settable);
     assert_eq!(ok("      description: null\n").description, None);
-    assert_eq!(ok("      initial_value: 3\n").initial_value, Some(Value::Int(3)));
+    assert_eq!(ok("      initial_value: 3\n").initial_value, Some(YamlValue::Int(3)));
     assert_eq!(ok("      privacy_rules: [a]\n").privacy_rules, ["a"]);
 
     let bad: &[(&str, &str, u32, u32)] = &[

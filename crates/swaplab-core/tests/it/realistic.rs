@@ -10,7 +10,7 @@ use swaplab_core::proof::prove;
 use swaplab_core::sim::Simulation;
 use swaplab_core::sim::attack::{AttackVerdict, LeakKind};
 use swaplab_core::sim::crm::Crm;
-use swaplab_core::sim::json::{self, Value};
+use swaplab_core::sim::json::{self, JsonValue};
 use swaplab_core::{Project, Workspace};
 
 use crate::support::{read, walk};
@@ -37,7 +37,7 @@ fn expected() -> Json {
     serde_json::from_str(&read(&root().join("expected.json"))).unwrap()
 }
 
-fn to_json(value: &Value) -> Json {
+fn to_json(value: &JsonValue) -> Json {
     serde_json::from_str(&json::compact(value)).unwrap()
 }
 
@@ -131,7 +131,7 @@ fn the_attack_finds_the_read_and_the_note_after_the_swap_and_nothing_before() {
 
 /// Project memory as a dict of paths, as the recording's stand-in for Rasa keeps it.
 #[derive(Default)]
-struct Memory(Vec<(String, Value)>);
+struct Memory(Vec<(String, JsonValue)>);
 
 impl swaplab_core::sim::host::ToolMemory for Memory {
     fn get(
@@ -145,7 +145,7 @@ impl swaplab_core::sim::host::ToolMemory for Memory {
             .map_or(default, |(_, v)| swaplab_core::python::PyValue::from_json(v))
     }
 
-    fn set(&mut self, path: &str, value: &Value) -> Result<(), String> {
+    fn set(&mut self, path: &str, value: &JsonValue) -> Result<(), String> {
         self.0.retain(|(p, _)| p != path);
         self.0.push((path.to_owned(), value.clone()));
         Ok(())

@@ -7,7 +7,7 @@ use swaplab_core::sim::conversation::{
     Event, Policy, RunOptions, read_script, run_script, yes_or_no,
 };
 use swaplab_core::sim::crm::{Access, RecordKind};
-use swaplab_core::sim::json::{self, Value};
+use swaplab_core::sim::json::{self, JsonValue};
 use swaplab_core::sim::run::{Caller, Run, Status};
 use swaplab_core::sim::trace::{HopKind, trace};
 use swaplab_core::sim::{Side, Simulation};
@@ -34,7 +34,7 @@ fn edit(workspace: &mut Workspace, file: &str, from: &str, to: &str) {
     workspace.set_file(&file, text.replacen(from, to, 1));
 }
 
-fn args(text: &str) -> Value {
+fn args(text: &str) -> JsonValue {
     json::parse(text).unwrap()
 }
 
@@ -88,7 +88,7 @@ fn after_the_swap_sams_call_reads_danas_tickets_and_writes_on_her_record() {
 
     run.user_turn();
     run.activate("log_interaction", None).unwrap();
-    run.remember("note_summary", Value::Str("Sam asked to close his account.".into())).unwrap();
+    run.remember("note_summary", JsonValue::Str("Sam asked to close his account.".into())).unwrap();
     let write = run.model_call(
         "add_timeline_note",
         &args(r#"{"contact_id": "701", "summary": "Sam asked to close his account."}"#),
@@ -158,7 +158,8 @@ fn the_write_note_step_fails_validation_and_yields_silently_over_mcp() {
     let agent = started(&sim, Side::After);
     let mut run = Run::new(&agent, sim.seed.clone());
     run.activate("log_interaction", None).unwrap();
-    run.remember("note_summary", Value::Str("Caller asked about invoice 4471.".into())).unwrap();
+    run.remember("note_summary", JsonValue::Str("Caller asked about invoice 4471.".into()))
+        .unwrap();
     let record = run.execute_step("save_note", "write_note");
     assert_eq!(
         record.caller,
@@ -186,8 +187,8 @@ fn before_the_swap_the_id_comes_from_memory_and_cannot_be_passed() {
     let agent = started(&sim, Side::Before);
     let mut run = Run::new(&agent, sim.seed.clone());
     identify_as_sam(&mut run);
-    assert_eq!(run.memory.get("project.contact_id"), Some(&Value::Str("702".into())));
-    assert_eq!(run.memory.get("project.contact_name"), Some(&Value::Str("Sam Rivera".into())));
+    assert_eq!(run.memory.get("project.contact_id"), Some(&JsonValue::Str("702".into())));
+    assert_eq!(run.memory.get("project.contact_name"), Some(&JsonValue::Str("Sam Rivera".into())));
 
     run.user_turn();
     run.activate("check_tickets", None).unwrap();
@@ -219,7 +220,11 @@ fn before_the_swap_the_id_comes_from_memory_and_cannot_be_passed() {
             r#"{"error": "Project memory field 'contact_id' is already set and cannot be overwritten."}"#
         )
     );
-    assert_eq!(run.memory.get("project.contact_id"), Some(&Value::Str("702".into())), "write-once");
+    assert_eq!(
+        run.memory.get("project.contact_id"),
+        Some(&JsonValue::Str("702".into())),
+        "write-once"
+    );
 }
 
 #[test]
@@ -263,7 +268,7 @@ fn every_server_failure_reaches_the_model_sanitised() {
     );
     let result =
         json::get(record.exchange.as_ref().unwrap().response.as_ref().unwrap(), "result").unwrap();
-    assert_eq!(json::get(result, "isError"), Some(&Value::Bool(true)));
+    assert_eq!(json::get(result, "isError"), Some(&JsonValue::Bool(true)));
     let text = json::at_path(result, "content.0.text").unwrap();
     assert!(
         json::plain(text).starts_with(

@@ -1,7 +1,7 @@
 //! PyYAML-compatible reading: YAML 1.1 scalars, duplicate keys, merges, limits, positions.
 
 use swaplab_core::diagnostic::Position;
-use swaplab_core::yaml::{Node, Value, parse, python_repr};
+use swaplab_core::yaml::{Node, YamlValue, parse, python_repr};
 
 fn load(text: &str) -> Node {
     match parse(text, Position::START) {
@@ -10,37 +10,37 @@ fn load(text: &str) -> Node {
     }
 }
 
-fn scalar(text: &str) -> Value {
+fn scalar(text: &str) -> YamlValue {
     load(&format!("k: {text}\n")).get("k").expect("key k").value.clone()
 }
 
 #[test]
 fn plain_scalars_resolve_as_pyyaml_does() {
-    let cases: &[(&str, Value)] = &[
-        ("yes", Value::Bool(true)),
-        ("On", Value::Bool(true)),
-        ("OFF", Value::Bool(false)),
-        ("no", Value::Bool(false)),
-        ("y", Value::Str("y".into())),
-        ("'yes'", Value::Str("yes".into())),
-        ("~", Value::Null),
-        ("", Value::Null),
-        ("Null", Value::Null),
-        ("42", Value::Int(42)),
-        ("-1_000", Value::Int(-1000)),
-        ("0x1F", Value::Int(31)),
-        ("0b101", Value::Int(5)),
-        ("0777", Value::Int(511)),
-        ("1:30", Value::Int(90)),
-        ("09", Value::Str("09".into())),
-        ("1.5", Value::Float(1.5)),
-        ("1.", Value::Float(1.0)),
-        ("1e3", Value::Str("1e3".into())),
-        ("1.0e+3", Value::Float(1000.0)),
-        ("-.inf", Value::Float(f64::NEG_INFINITY)),
-        ("2026-08-11", Value::Timestamp("2026-08-11".into())),
-        ("\"701\"", Value::Str("701".into())),
-        ("701", Value::Int(701)),
+    let cases: &[(&str, YamlValue)] = &[
+        ("yes", YamlValue::Bool(true)),
+        ("On", YamlValue::Bool(true)),
+        ("OFF", YamlValue::Bool(false)),
+        ("no", YamlValue::Bool(false)),
+        ("y", YamlValue::Str("y".into())),
+        ("'yes'", YamlValue::Str("yes".into())),
+        ("~", YamlValue::Null),
+        ("", YamlValue::Null),
+        ("Null", YamlValue::Null),
+        ("42", YamlValue::Int(42)),
+        ("-1_000", YamlValue::Int(-1000)),
+        ("0x1F", YamlValue::Int(31)),
+        ("0b101", YamlValue::Int(5)),
+        ("0777", YamlValue::Int(511)),
+        ("1:30", YamlValue::Int(90)),
+        ("09", YamlValue::Str("09".into())),
+        ("1.5", YamlValue::Float(1.5)),
+        ("1.", YamlValue::Float(1.0)),
+        ("1e3", YamlValue::Str("1e3".into())),
+        ("1.0e+3", YamlValue::Float(1000.0)),
+        ("-.inf", YamlValue::Float(f64::NEG_INFINITY)),
+        ("2026-08-11", YamlValue::Timestamp("2026-08-11".into())),
+        ("\"701\"", YamlValue::Str("701".into())),
+        ("701", YamlValue::Int(701)),
     ];
     for (text, expected) in cases {
         assert_eq!(&scalar(text), expected, "{text}");
@@ -52,7 +52,7 @@ fn an_unquoted_on_key_is_the_boolean_true() {
     let node = load("utter_x:\n  on: activate\n");
     let inner = node.get("utter_x").expect("utter_x");
     let entries = inner.as_map().expect("mapping");
-    assert_eq!(entries[0].0.value, Value::Bool(true));
+    assert_eq!(entries[0].0.value, YamlValue::Bool(true));
     assert_eq!(python_repr(&inner.value), "{True: 'activate'}");
 }
 

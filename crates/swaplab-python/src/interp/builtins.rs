@@ -10,7 +10,7 @@ use std::rc::Rc;
 use super::MAX_SIZE;
 use super::ast::{At, BinOp};
 use super::eval::{Interp, R, Signal, plural};
-use super::runtime::{Builtin, DictObj, ListObj, Ty, Val, range_len};
+use super::runtime::{Builtin, DictObj, ListObj, RunValue, Ty, range_len};
 
 /// The methods the subset runs, by type.
 const STR_METHODS: [&str; 40] = [
@@ -186,11 +186,11 @@ impl Interp<'_, '_> {
     fn str_args(
         &self,
         name: &str,
-        args: Vec<Val>,
-        kwargs: &[(String, Val)],
+        args: Vec<RunValue>,
+        kwargs: &[(String, RunValue)],
         arity: Arity,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         if !kwargs.is_empty() {
             let message = format!("str.{name}() takes no keyword arguments");
             return Err(self.raise("TypeError", message, at));
@@ -232,10 +232,10 @@ impl Interp<'_, '_> {
         &self,
         name: &str,
         params: &[&str],
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         let given = args.len() + kwargs.len();
         if given > params.len() {
             let keyword = if args.is_empty() { "keyword " } else { "" };
@@ -246,7 +246,7 @@ impl Interp<'_, '_> {
             );
             return Err(self.raise("TypeError", message, at));
         }
-        let mut out: Vec<Option<Val>> = args.into_iter().map(Some).collect();
+        let mut out: Vec<Option<RunValue>> = args.into_iter().map(Some).collect();
         out.resize(params.len(), None);
         for (key, value) in kwargs {
             let Some(i) = params.iter().position(|n| *n == key) else {
@@ -268,10 +268,10 @@ impl Interp<'_, '_> {
     }
 
     /// An `encoding` or `errors` argument: a str, `utf-8` and `strict` by default.
-    fn codec_arg(&self, function: &str, param: &str, value: Option<Val>, at: At) -> R<String> {
+    fn codec_arg(&self, function: &str, param: &str, value: Option<RunValue>, at: At) -> R<String> {
         match value {
             None => Ok(if param == "encoding" { "utf-8" } else { "strict" }.to_owned()),
-            Some(Val::Str(s)) => Ok(s.to_string()),
+            Some(RunValue::Str(s)) => Ok(s.to_string()),
             Some(other) => {
                 let message = format!(
                     "{function}() argument '{param}' must be str, not {}",
@@ -285,18 +285,18 @@ impl Interp<'_, '_> {
     /// `bytes(source, encoding, errors)`.
     fn bytes_of(
         &mut self,
-        source: Option<Val>,
-        encoding: Option<Val>,
-        errors: Option<Val>,
+        source: Option<RunValue>,
+        encoding: Option<RunValue>,
+        errors: Option<RunValue>,
         at: At,
-    ) -> R<Val> {
-        if let Some(Val::Str(text)) = &source {
+    ) -> R<RunValue> {
+        if let Some(RunValue::Str(text)) = &source {
             if encoding.is_none() {
                 return Err(self.raise("TypeError", "string argument without an encoding", at));
             }
             let encoding = self.codec_arg("bytes", "encoding", encoding, at)?;
             let errors = self.codec_arg("bytes", "errors", errors, at)?;
-            return Ok(Val::Bytes(self.encode(text, &encoding, &errors, at)?.into()));
+            return Ok(RunValue::Bytes(self.encode(text, &encoding, &errors, at)?.into()));
         }
         if encoding.is_some() || errors.is_some() {
             let message = if encoding.is_some() {
@@ -306,9 +306,9 @@ impl Interp<'_, '_> {
             };
             return Err(self.raise("TypeError", message, at));
         }
-        let Some(source) = source else { return Ok(Val::Bytes(Rc::from(&[][..]))) };
+        let Some(source) = source else { return Ok(RunValue::Bytes(Rc::from(&[][..]))) };
         match &source {
-            Val::Bytes(_) => return Ok(source),
+            RunValue::Bytes(_) => return Ok(source),
             v if v.as_int().is_some() => {
                 let Ok(n) = usize::try_from(v.as_int().unwrap_or(0)) else {
                     return Err(self.raise("ValueError", "negative count", at));
@@ -317,7 +317,7 @@ impl Interp<'_, '_> {
                     return Err(self.memory_error(at));
                 }
                 self.charge(n, at)?;
-                return Ok(Val::Bytes(vec![0; n].into()));
+                return Ok(RunValue::Bytes(vec![0; n].into()));
             }
             _ => {}
         }
@@ -335,7 +335,7 @@ impl Interp<'_, '_> {
                 }
             }
         }
-        Ok(Val::Bytes(out.into()))
+        Ok(RunValue::Bytes(out.into()))
     }
 
     /// Binds the arguments of a builtin: `names[i]` is its i-th parameter, the first
@@ -343,12 +343,12 @@ impl Interp<'_, '_> {
     fn bind(
         &self,
         function: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         names: &[&str],
         required: usize,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         if args.len() > names.len() {
             let message = format!(
                 "{function}() takes at most {} argument{} ({} given)",
@@ -358,7 +358,7 @@ impl Interp<'_, '_> {
             );
             return Err(self.raise("TypeError", message, at));
         }
-        let mut out: Vec<Option<Val>> = vec![None; names.len()];
+        let mut out: Vec<Option<RunValue>> = vec![None; names.len()];
         for (slot, arg) in out.iter_mut().zip(args) {
             *slot = Some(arg);
         }
@@ -386,9 +386,9 @@ impl Interp<'_, '_> {
         Ok(out)
     }
 
-    fn text_arg(&self, function: &str, value: &Val, at: At) -> R<Rc<str>> {
+    fn text_arg(&self, function: &str, value: &RunValue, at: At) -> R<Rc<str>> {
         match value {
-            Val::Str(s) => Ok(s.clone()),
+            RunValue::Str(s) => Ok(s.clone()),
             other => {
                 let message =
                     format!("{function}() argument must be str, not {}", self.type_name(other));
@@ -397,7 +397,7 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn int_arg(&self, value: &Val, at: At) -> R<i64> {
+    fn int_arg(&self, value: &RunValue, at: At) -> R<i64> {
         value.as_int().ok_or_else(|| {
             let message =
                 format!("'{}' object cannot be interpreted as an integer", self.type_name(value));
@@ -411,10 +411,10 @@ impl Interp<'_, '_> {
     pub(crate) fn call_type(
         &mut self,
         ty: Ty,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let name = ty.name();
         match ty {
             Ty::Str => {
@@ -428,15 +428,17 @@ impl Interp<'_, '_> {
                 )?);
                 if encoding.is_none() && errors.is_none() {
                     return match value {
-                        Some(v) => Ok(Val::str(&self.str_of(&v, at)?)),
-                        None => Ok(Val::str("")),
+                        Some(v) => Ok(RunValue::str(&self.str_of(&v, at)?)),
+                        None => Ok(RunValue::str("")),
                     };
                 }
                 let encoding = self.codec_arg("str", "encoding", encoding, at)?;
                 let errors = self.codec_arg("str", "errors", errors, at)?;
-                match value.unwrap_or(Val::str("")) {
-                    Val::Bytes(data) => Ok(Val::str(&self.decode(&data, &encoding, &errors, at)?)),
-                    Val::Str(_) => {
+                match value.unwrap_or(RunValue::str("")) {
+                    RunValue::Bytes(data) => {
+                        Ok(RunValue::str(&self.decode(&data, &encoding, &errors, at)?))
+                    }
+                    RunValue::Str(_) => {
                         Err(self.raise("TypeError", "decoding str is not supported", at))
                     }
                     other => {
@@ -469,7 +471,7 @@ impl Interp<'_, '_> {
             }
             Ty::Bool => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 0, at)?);
-                Ok(Val::Bool(value.is_some_and(|v| v.truthy())))
+                Ok(RunValue::Bool(value.is_some_and(|v| v.truthy())))
             }
             Ty::List | Ty::Tuple | Ty::Set | Ty::FrozenSet => {
                 let [value] = take(self.bind(name, args, kwargs, &["iterable"], 0, at)?);
@@ -478,11 +480,11 @@ impl Interp<'_, '_> {
                     None => Vec::new(),
                 };
                 Ok(match ty {
-                    Ty::Tuple => Val::tuple(items),
+                    Ty::Tuple => RunValue::tuple(items),
                     Ty::Set | Ty::FrozenSet => {
                         let unique = self.unique(items, at)?;
                         let set = self.new_list(unique);
-                        if let (Val::List(list), Ty::FrozenSet) = (&set, ty) {
+                        if let (RunValue::List(list), Ty::FrozenSet) = (&set, ty) {
                             list.frozen.set(true);
                         }
                         set
@@ -496,12 +498,12 @@ impl Interp<'_, '_> {
                     return Err(self.raise("TypeError", message, at));
                 }
                 let dict = self.new_dict(Vec::new());
-                if let Val::Dict(d) = &dict {
+                if let RunValue::Dict(d) = &dict {
                     if let Some(source) = args.into_iter().next() {
                         self.update(d, &source, at)?;
                     }
                     for (key, value) in kwargs {
-                        self.dict_set(d, Val::str(&key), value, at)?;
+                        self.dict_set(d, RunValue::str(&key), value, at)?;
                     }
                 }
                 Ok(dict)
@@ -509,27 +511,27 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn int_of(&mut self, value: Option<Val>, base: Option<Val>, at: At) -> R<Val> {
-        let Some(value) = value else { return Ok(Val::Int(0)) };
+    fn int_of(&mut self, value: Option<RunValue>, base: Option<RunValue>, at: At) -> R<RunValue> {
+        let Some(value) = value else { return Ok(RunValue::Int(0)) };
         if let Some(base) = base {
             let base = self.int_arg(&base, at)?;
-            let Val::Str(text) = &value else {
+            let RunValue::Str(text) = &value else {
                 let message = "int() can't convert non-string with explicit base";
                 return Err(self.raise("TypeError", message, at));
             };
             return self.parse_int(text, base, at);
         }
         match &value {
-            Val::Int(_) | Val::Bool(_) => Ok(Val::Int(value.as_int().unwrap_or(0))),
-            Val::Float(x) => {
+            RunValue::Int(_) | RunValue::Bool(_) => Ok(RunValue::Int(value.as_int().unwrap_or(0))),
+            RunValue::Float(x) => {
                 self.finite_for_int(*x, at)?;
                 if x.abs() >= 9.223_372_036_854_775e18 {
                     return Err(self.overflow(at));
                 }
                 #[allow(clippy::cast_possible_truncation)]
-                Ok(Val::Int(x.trunc() as i64))
+                Ok(RunValue::Int(x.trunc() as i64))
             }
-            Val::Str(text) => self.parse_int(text, 10, at),
+            RunValue::Str(text) => self.parse_int(text, 10, at),
             other => {
                 let message = format!(
                     "int() argument must be a string, a bytes-like object or a real number, not '{}'",
@@ -540,7 +542,7 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn parse_int(&mut self, text: &str, base: i64, at: At) -> R<Val> {
+    fn parse_int(&mut self, text: &str, base: i64, at: At) -> R<RunValue> {
         let invalid = |interp: &Self| {
             let mut quoted = String::new();
             super::value::repr_str(text, &mut quoted);
@@ -575,18 +577,18 @@ impl Interp<'_, '_> {
         let clean: String = body.chars().filter(|&c| c != '_').collect();
         let signed = if negative { format!("-{clean}") } else { clean };
         match i64::from_str_radix(&signed, radix) {
-            Ok(n) => Ok(Val::Int(n)),
+            Ok(n) => Ok(RunValue::Int(n)),
             Err(_) => Err(self.overflow(at)),
         }
     }
 
-    fn float_of(&mut self, value: Option<Val>, at: At) -> R<Val> {
-        let Some(value) = value else { return Ok(Val::Float(0.0)) };
+    fn float_of(&mut self, value: Option<RunValue>, at: At) -> R<RunValue> {
+        let Some(value) = value else { return Ok(RunValue::Float(0.0)) };
         match &value {
-            Val::Float(_) | Val::Int(_) | Val::Bool(_) => {
-                Ok(Val::Float(value.as_float().unwrap_or(0.0)))
+            RunValue::Float(_) | RunValue::Int(_) | RunValue::Bool(_) => {
+                Ok(RunValue::Float(value.as_float().unwrap_or(0.0)))
             }
-            Val::Str(text) => {
+            RunValue::Str(text) => {
                 let trimmed = text.trim_matches(is_space);
                 let lower = trimmed.to_ascii_lowercase();
                 let unsigned = lower.trim_start_matches(['+', '-']);
@@ -603,7 +605,7 @@ impl Interp<'_, '_> {
                     || (clean.chars().any(|c| c.is_ascii_digit())
                         && clean.chars().all(|c| c.is_ascii_digit() || "+-.e".contains(c)));
                 match clean.parse::<f64>() {
-                    Ok(x) if looks_numeric && underscores_ok => Ok(Val::Float(x)),
+                    Ok(x) if looks_numeric && underscores_ok => Ok(RunValue::Float(x)),
                     _ => {
                         let mut quoted = String::new();
                         super::value::repr_str(text, &mut quoted);
@@ -623,8 +625,8 @@ impl Interp<'_, '_> {
     }
 
     /// Adds a mapping's entries, or an iterable's pairs, to a dict.
-    fn update(&mut self, dict: &Rc<DictObj>, source: &Val, at: At) -> R<()> {
-        if let Val::Dict(other) = source {
+    fn update(&mut self, dict: &Rc<DictObj>, source: &RunValue, at: At) -> R<()> {
+        if let RunValue::Dict(other) = source {
             let entries = other.entries.borrow().clone();
             self.charge(entries.len(), at)?;
             for (key, value) in entries {
@@ -643,7 +645,7 @@ impl Interp<'_, '_> {
                     return Err(self.raise("TypeError", message, at));
                 }
             };
-            let [key, value] = <[Val; 2]>::try_from(pair).map_err(|pair| {
+            let [key, value] = <[RunValue; 2]>::try_from(pair).map_err(|pair| {
                 let message = format!(
                     "dictionary update sequence element #{i} has length {}; 2 is required",
                     pair.len()
@@ -661,23 +663,23 @@ impl Interp<'_, '_> {
     pub(crate) fn call_builtin(
         &mut self,
         builtin: Builtin,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let name = builtin.name();
         match builtin {
             Builtin::Len => {
                 let [value] = take(self.bind(name, args, kwargs, &["obj"], 1, at)?);
-                let value = value.unwrap_or(Val::None);
+                let value = value.unwrap_or(RunValue::None);
                 let len = match &value {
-                    Val::Str(s) => self.char_count(s, at)?,
-                    Val::Bytes(b) => b.len(),
-                    Val::List(l) => l.items.borrow().len(),
-                    Val::Tuple(t) => t.items.len(),
-                    Val::Dict(d) => d.entries.borrow().len(),
-                    Val::Range(a, b, c) => usize::try_from(range_len(*a, *b, *c)).unwrap_or(0),
-                    Val::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
+                    RunValue::Str(s) => self.char_count(s, at)?,
+                    RunValue::Bytes(b) => b.len(),
+                    RunValue::List(l) => l.items.borrow().len(),
+                    RunValue::Tuple(t) => t.items.len(),
+                    RunValue::Dict(d) => d.entries.borrow().len(),
+                    RunValue::Range(a, b, c) => usize::try_from(range_len(*a, *b, *c)).unwrap_or(0),
+                    RunValue::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
                         self.collect(&value, at)?.len()
                     }
                     other => {
@@ -686,11 +688,11 @@ impl Interp<'_, '_> {
                         return Err(self.raise("TypeError", message, at));
                     }
                 };
-                Ok(Val::Int(i64::try_from(len).unwrap_or(i64::MAX)))
+                Ok(RunValue::Int(i64::try_from(len).unwrap_or(i64::MAX)))
             }
             Builtin::Repr => {
                 let [value] = take(self.bind(name, args, kwargs, &["obj"], 1, at)?);
-                Ok(Val::str(&self.repr(&value.unwrap_or(Val::None), at)?))
+                Ok(RunValue::str(&self.repr(&value.unwrap_or(RunValue::None), at)?))
             }
             Builtin::Format => {
                 let [value, spec] =
@@ -699,7 +701,11 @@ impl Interp<'_, '_> {
                     Some(s) => self.text_arg(name, &s, at)?,
                     None => Rc::from(""),
                 };
-                Ok(Val::str(&self.format_value(&value.unwrap_or(Val::None), &spec, at)?))
+                Ok(RunValue::str(&self.format_value(
+                    &value.unwrap_or(RunValue::None),
+                    &spec,
+                    at,
+                )?))
             }
             Builtin::Sorted => {
                 if args.len() != 1 {
@@ -708,16 +714,20 @@ impl Interp<'_, '_> {
                 }
                 let [iterable, key, reverse] =
                     take(self.bind(name, args, kwargs, &["iterable", "key", "reverse"], 1, at)?);
-                let items = self.collect(&iterable.unwrap_or(Val::None), at)?;
+                let items = self.collect(&iterable.unwrap_or(RunValue::None), at)?;
                 let sorted = self.sort(items, key, reverse.is_some_and(|r| r.truthy()), at)?;
                 Ok(self.new_list(sorted))
             }
             Builtin::Reversed => {
                 let [value] = take(self.bind(name, args, kwargs, &["sequence"], 1, at)?);
-                let value = value.unwrap_or(Val::None);
+                let value = value.unwrap_or(RunValue::None);
                 if !matches!(
                     value,
-                    Val::List(_) | Val::Tuple(_) | Val::Str(_) | Val::Range(..) | Val::Dict(_)
+                    RunValue::List(_)
+                        | RunValue::Tuple(_)
+                        | RunValue::Str(_)
+                        | RunValue::Range(..)
+                        | RunValue::Dict(_)
                 ) {
                     let message = format!("'{}' object is not reversible", self.type_name(&value));
                     return Err(self.raise("TypeError", message, at));
@@ -730,12 +740,12 @@ impl Interp<'_, '_> {
             Builtin::Sum => {
                 let [iterable, start] =
                     take(self.bind(name, args, kwargs, &["iterable", "start"], 1, at)?);
-                let mut total = start.unwrap_or(Val::Int(0));
-                if let Val::Str(_) = total {
+                let mut total = start.unwrap_or(RunValue::Int(0));
+                if let RunValue::Str(_) = total {
                     let message = "sum() can't sum strings [use ''.join(seq) instead]";
                     return Err(self.raise("TypeError", message, at));
                 }
-                for item in self.collect(&iterable.unwrap_or(Val::None), at)? {
+                for item in self.collect(&iterable.unwrap_or(RunValue::None), at)? {
                     self.step(at)?;
                     total = self.binary(BinOp::Add, &total, &item, at)?;
                 }
@@ -744,18 +754,19 @@ impl Interp<'_, '_> {
             Builtin::Any | Builtin::All => {
                 let [iterable] = take(self.bind(name, args, kwargs, &["iterable"], 1, at)?);
                 let want = builtin == Builtin::Any;
-                let items = self.collect(&iterable.unwrap_or(Val::None), at)?;
-                Ok(Val::Bool(if want {
-                    items.iter().any(Val::truthy)
+                let items = self.collect(&iterable.unwrap_or(RunValue::None), at)?;
+                Ok(RunValue::Bool(if want {
+                    items.iter().any(RunValue::truthy)
                 } else {
-                    items.iter().all(Val::truthy)
+                    items.iter().all(RunValue::truthy)
                 }))
             }
             Builtin::Isinstance => {
                 let [value, classes] =
                     take(self.bind(name, args, kwargs, &["obj", "class_or_tuple"], 2, at)?);
-                let (value, classes) = (value.unwrap_or(Val::None), classes.unwrap_or(Val::None));
-                Ok(Val::Bool(self.isinstance(&value, &classes, 0, at)?))
+                let (value, classes) =
+                    (value.unwrap_or(RunValue::None), classes.unwrap_or(RunValue::None));
+                Ok(RunValue::Bool(self.isinstance(&value, &classes, 0, at)?))
             }
             Builtin::Enumerate => {
                 let [iterable, start] =
@@ -764,13 +775,13 @@ impl Interp<'_, '_> {
                     Some(s) => self.int_arg(&s, at)?,
                     None => 0,
                 };
-                let items = self.collect(&iterable.unwrap_or(Val::None), at)?;
+                let items = self.collect(&iterable.unwrap_or(RunValue::None), at)?;
                 let mut pairs = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
                     let index = start
                         .checked_add(i64::try_from(i).unwrap_or(i64::MAX))
                         .ok_or_else(|| self.overflow(at))?;
-                    pairs.push(Val::tuple(vec![Val::Int(index), item]));
+                    pairs.push(RunValue::tuple(vec![RunValue::Int(index), item]));
                 }
                 Ok(self.new_list(pairs))
             }
@@ -797,7 +808,7 @@ impl Interp<'_, '_> {
                     let mut kept = Vec::new();
                     for item in self.collect(&first, at)? {
                         let keep = match &function {
-                            Val::None => item.truthy(),
+                            RunValue::None => item.truthy(),
                             f => self
                                 .call_value(f.clone(), vec![item.clone()], Vec::new(), at)?
                                 .truthy(),
@@ -844,7 +855,7 @@ impl Interp<'_, '_> {
                             }
                         }
                         self.charge(row.len(), at)?;
-                        rows.push(Val::tuple(row));
+                        rows.push(RunValue::tuple(row));
                     }
                 }
                 Ok(self.new_list(rows))
@@ -875,30 +886,30 @@ impl Interp<'_, '_> {
                 if range_len(start, stop, step) > MAX_SIZE as u64 {
                     return Err(self.memory_error(at));
                 }
-                Ok(Val::Range(start, stop, step))
+                Ok(RunValue::Range(start, stop, step))
             }
-            Builtin::Print => Ok(Val::None),
+            Builtin::Print => Ok(RunValue::None),
             Builtin::Type => {
                 let ([value], true) = (args.as_slice(), kwargs.is_empty()) else {
                     return Err(self.unsupported("`type()` other than of one value", at));
                 };
                 Ok(match value {
-                    Val::Instance(instance) => Val::Class(instance.class),
-                    Val::Exc(exc) => Val::ExcClass(exc.class.clone()),
-                    Val::Str(_) => Val::Type(Ty::Str),
-                    Val::Int(_) => Val::Type(Ty::Int),
-                    Val::Bool(_) => Val::Type(Ty::Bool),
-                    Val::Float(_) => Val::Type(Ty::Float),
-                    Val::List(list) if list.frozen.get() => Val::Type(Ty::FrozenSet),
-                    Val::List(_) => Val::Type(Ty::List),
-                    Val::Tuple(_) => Val::Type(Ty::Tuple),
-                    Val::Dict(_) => Val::Type(Ty::Dict),
-                    Val::Bytes(_) => Val::Type(Ty::Bytes),
-                    Val::Object(object) => match object.model {
-                        Some(model) => Val::Model(model),
-                        None => Val::ToolResult,
+                    RunValue::Instance(instance) => RunValue::Class(instance.class),
+                    RunValue::Exc(exc) => RunValue::ExcClass(exc.class.clone()),
+                    RunValue::Str(_) => RunValue::Type(Ty::Str),
+                    RunValue::Int(_) => RunValue::Type(Ty::Int),
+                    RunValue::Bool(_) => RunValue::Type(Ty::Bool),
+                    RunValue::Float(_) => RunValue::Type(Ty::Float),
+                    RunValue::List(list) if list.frozen.get() => RunValue::Type(Ty::FrozenSet),
+                    RunValue::List(_) => RunValue::Type(Ty::List),
+                    RunValue::Tuple(_) => RunValue::Type(Ty::Tuple),
+                    RunValue::Dict(_) => RunValue::Type(Ty::Dict),
+                    RunValue::Bytes(_) => RunValue::Type(Ty::Bytes),
+                    RunValue::Object(object) => match object.model {
+                        Some(model) => RunValue::Model(model),
+                        None => RunValue::ToolResult,
                     },
-                    Val::Temporal(t) => Val::TemporalClass(t.kind()),
+                    RunValue::Temporal(t) => RunValue::TemporalClass(t.kind()),
                     other => {
                         let what = format!("`type()` of a `{}`", self.type_name(other));
                         return Err(self.unsupported(&what, at));
@@ -906,26 +917,26 @@ impl Interp<'_, '_> {
                 })
             }
             Builtin::Super => match args.as_slice() {
-                [Val::Class(class), receiver] if kwargs.is_empty() => {
-                    if let Val::Instance(instance) = receiver
+                [RunValue::Class(class), receiver] if kwargs.is_empty() => {
+                    if let RunValue::Instance(instance) = receiver
                         && self.class_derives(instance.class, *class)
                     {
-                        return Ok(Val::Super(Rc::new(super::runtime::MethodObj {
+                        return Ok(RunValue::Super(Rc::new(super::runtime::MethodObj {
                             receiver: receiver.clone(),
-                            function: Val::Class(*class),
+                            function: RunValue::Class(*class),
                         })));
                     }
                     let message = "super(type, obj): obj must be an instance or subtype of type";
                     Err(self.raise("TypeError", message, at))
                 }
-                [Val::ExcClass(class), receiver @ Val::Exc(exc)] if kwargs.is_empty() => {
+                [RunValue::ExcClass(class), receiver @ RunValue::Exc(exc)] if kwargs.is_empty() => {
                     let Some(def) = self.exc_class_def(class) else {
                         return Err(self.unsupported("`super()` of a builtin exception class", at));
                     };
                     if self.is_subclass(&exc.class, class) {
-                        return Ok(Val::Super(Rc::new(super::runtime::MethodObj {
+                        return Ok(RunValue::Super(Rc::new(super::runtime::MethodObj {
                             receiver: receiver.clone(),
-                            function: Val::Class(def),
+                            function: RunValue::Class(def),
                         })));
                     }
                     let message = "super(type, obj): obj must be an instance or subtype of type";
@@ -951,7 +962,7 @@ impl Interp<'_, '_> {
                     return Err(self.unsupported("`asdict(dict_factory=…)`", at));
                 }
                 let [Some(value)] = take(self.bind(name, args, kwargs, &["obj"], 1, at)?) else {
-                    return Ok(Val::None);
+                    return Ok(RunValue::None);
                 };
                 if self.dataclass_of(&value).is_none() {
                     let message = "asdict() should be called on dataclass instances";
@@ -965,7 +976,7 @@ impl Interp<'_, '_> {
                     let message = format!("suppress() got an unexpected keyword argument '{key}'");
                     return Err(self.raise("TypeError", message, at));
                 }
-                Ok(Val::Native(Rc::new(super::net::Native::Suppress(args))))
+                Ok(RunValue::Native(Rc::new(super::net::Native::Suppress(args))))
             }
             Builtin::ParseQs
             | Builtin::ParseQsl
@@ -988,13 +999,15 @@ impl Interp<'_, '_> {
             Builtin::TimeTime | Builtin::TimeSleep => self.call_time(builtin, args, &kwargs, at),
             Builtin::Abs => {
                 let [value] = take(self.bind(name, args, kwargs, &["x"], 1, at)?);
-                match value.unwrap_or(Val::None) {
-                    Val::Float(x) => Ok(Val::Float(x.abs())),
-                    Val::Temporal(t) if let Some(value) = self.temporal_abs(t, at)? => Ok(value),
+                match value.unwrap_or(RunValue::None) {
+                    RunValue::Float(x) => Ok(RunValue::Float(x.abs())),
+                    RunValue::Temporal(t) if let Some(value) = self.temporal_abs(t, at)? => {
+                        Ok(value)
+                    }
                     v if v.as_int().is_some() => v
                         .as_int()
                         .and_then(i64::checked_abs)
-                        .map(Val::Int)
+                        .map(RunValue::Int)
                         .ok_or_else(|| self.overflow(at)),
                     other => {
                         let message =
@@ -1007,25 +1020,25 @@ impl Interp<'_, '_> {
                 let [value, digits] =
                     take(self.bind(name, args, kwargs, &["number", "ndigits"], 1, at)?);
                 let digits = match digits {
-                    None | Some(Val::None) => None,
+                    None | Some(RunValue::None) => None,
                     Some(d) => Some(self.int_arg(&d, at)?),
                 };
-                self.round(&value.unwrap_or(Val::None), digits, at)
+                self.round(&value.unwrap_or(RunValue::None), digits, at)
             }
             Builtin::Chr => {
                 let [value] = take(self.bind(name, args, kwargs, &["i"], 1, at)?);
-                let code = self.int_arg(&value.unwrap_or(Val::None), at)?;
+                let code = self.int_arg(&value.unwrap_or(RunValue::None), at)?;
                 match u32::try_from(code).ok().and_then(char::from_u32) {
-                    Some(c) => Ok(Val::str(&c.to_string())),
+                    Some(c) => Ok(RunValue::str(&c.to_string())),
                     None => Err(self.raise("ValueError", "chr() arg not in range(0x110000)", at)),
                 }
             }
             Builtin::Ord => {
                 let [value] = take(self.bind(name, args, kwargs, &["c"], 1, at)?);
-                let text = self.text_arg(name, &value.unwrap_or(Val::None), at)?;
+                let text = self.text_arg(name, &value.unwrap_or(RunValue::None), at)?;
                 let mut chars = text.chars();
                 match (chars.next(), chars.next()) {
-                    (Some(c), None) => Ok(Val::Int(i64::from(u32::from(c)))),
+                    (Some(c), None) => Ok(RunValue::Int(i64::from(u32::from(c)))),
                     _ => {
                         let count = self.char_count(&text, at)?;
                         let message = format!(
@@ -1038,28 +1051,28 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn round(&mut self, value: &Val, digits: Option<i64>, at: At) -> R<Val> {
+    fn round(&mut self, value: &RunValue, digits: Option<i64>, at: At) -> R<RunValue> {
         match (value, digits) {
-            (Val::Float(x), None) => {
+            (RunValue::Float(x), None) => {
                 self.finite_for_int(*x, at)?;
                 let rounded = x.round_ties_even();
                 if rounded.abs() >= 9.223_372_036_854_775e18 {
                     return Err(self.overflow(at));
                 }
                 #[allow(clippy::cast_possible_truncation)]
-                Ok(Val::Int(rounded as i64))
+                Ok(RunValue::Int(rounded as i64))
             }
-            (Val::Float(x), Some(d)) => {
+            (RunValue::Float(x), Some(d)) => {
                 if !x.is_finite() {
-                    return Ok(Val::Float(*x));
+                    return Ok(RunValue::Float(*x));
                 }
                 if d >= 0 {
                     let d = usize::try_from(d.min(320)).unwrap_or(0);
                     let text = format!("{x:.d$}");
-                    Ok(Val::Float(text.parse().unwrap_or(*x)))
+                    Ok(RunValue::Float(text.parse().unwrap_or(*x)))
                 } else {
                     let scale = 10f64.powi(i32::try_from(-d).unwrap_or(400).min(400));
-                    Ok(Val::Float(if scale.is_infinite() {
+                    Ok(RunValue::Float(if scale.is_infinite() {
                         0.0
                     } else {
                         (x / scale).round_ties_even() * scale
@@ -1072,15 +1085,15 @@ impl Interp<'_, '_> {
                     Some(d) if d < 0 => {
                         let Some(scale) = u32::try_from(-d).ok().and_then(|e| 10i64.checked_pow(e))
                         else {
-                            return Ok(Val::Int(0));
+                            return Ok(RunValue::Int(0));
                         };
                         let (q, r) = (n.div_euclid(scale), n.rem_euclid(scale));
                         let twice = r.saturating_mul(2);
                         let up = twice > scale || (twice == scale && q % 2 != 0);
                         let q = if up { q + 1 } else { q };
-                        q.checked_mul(scale).map(Val::Int).ok_or_else(|| self.overflow(at))
+                        q.checked_mul(scale).map(RunValue::Int).ok_or_else(|| self.overflow(at))
                     }
-                    _ => Ok(Val::Int(n)),
+                    _ => Ok(RunValue::Int(n)),
                 }
             }
             (other, _) => {
@@ -1091,34 +1104,42 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn isinstance(&mut self, value: &Val, classes: &Val, depth: usize, at: At) -> R<bool> {
+    fn isinstance(
+        &mut self,
+        value: &RunValue,
+        classes: &RunValue,
+        depth: usize,
+        at: At,
+    ) -> R<bool> {
         Ok(match classes {
-            Val::Type(ty) => match ty {
-                Ty::Int => matches!(value, Val::Int(_) | Val::Bool(_)),
-                Ty::Float => matches!(value, Val::Float(_)),
-                Ty::Bool => matches!(value, Val::Bool(_)),
-                Ty::Str => matches!(value, Val::Str(_)),
-                Ty::List => matches!(value, Val::List(_)),
-                Ty::Tuple => matches!(value, Val::Tuple(_)),
-                Ty::Dict => matches!(value, Val::Dict(_)),
+            RunValue::Type(ty) => match ty {
+                Ty::Int => matches!(value, RunValue::Int(_) | RunValue::Bool(_)),
+                Ty::Float => matches!(value, RunValue::Float(_)),
+                Ty::Bool => matches!(value, RunValue::Bool(_)),
+                Ty::Str => matches!(value, RunValue::Str(_)),
+                Ty::List => matches!(value, RunValue::List(_)),
+                Ty::Tuple => matches!(value, RunValue::Tuple(_)),
+                Ty::Dict => matches!(value, RunValue::Dict(_)),
                 Ty::Set | Ty::FrozenSet => false,
-                Ty::Bytes => matches!(value, Val::Bytes(_)),
+                Ty::Bytes => matches!(value, RunValue::Bytes(_)),
             },
-            Val::Model(index) => match value {
-                Val::Object(object) => object.model.is_some_and(|m| self.model_derives(m, *index)),
+            RunValue::Model(index) => match value {
+                RunValue::Object(object) => {
+                    object.model.is_some_and(|m| self.model_derives(m, *index))
+                }
                 _ => false,
             },
-            Val::ToolResult => {
-                matches!(value, Val::Object(o) if o.model.is_none() && &*o.class == "ToolResult")
+            RunValue::ToolResult => {
+                matches!(value, RunValue::Object(o) if o.model.is_none() && &*o.class == "ToolResult")
             }
-            Val::ExcClass(class) => {
-                matches!(value, Val::Exc(e) if self.is_subclass(&e.class, class))
+            RunValue::ExcClass(class) => {
+                matches!(value, RunValue::Exc(e) if self.is_subclass(&e.class, class))
             }
-            Val::Class(class) => {
-                matches!(value, Val::Instance(i) if self.class_derives(i.class, *class))
+            RunValue::Class(class) => {
+                matches!(value, RunValue::Instance(i) if self.class_derives(i.class, *class))
             }
-            Val::TemporalClass(kind) => Self::temporal_isinstance(value, *kind),
-            Val::Tuple(tuple) if depth < super::MAX_VALUE_DEPTH => {
+            RunValue::TemporalClass(kind) => Self::temporal_isinstance(value, *kind),
+            RunValue::Tuple(tuple) if depth < super::MAX_VALUE_DEPTH => {
                 for class in &tuple.items {
                     if self.isinstance(value, class, depth + 1, at)? {
                         return Ok(true);
@@ -1126,7 +1147,7 @@ impl Interp<'_, '_> {
                 }
                 false
             }
-            Val::Foreign(what) => {
+            RunValue::Foreign(what) => {
                 return Err(self.unsupported(&format!("`isinstance` with {what}"), at));
             }
             _ => {
@@ -1159,16 +1180,16 @@ impl Interp<'_, '_> {
     fn min_max(
         &mut self,
         builtin: Builtin,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let name = builtin.name();
         let mut key = None;
         let mut default = None;
         for (k, v) in kwargs {
             match k.as_str() {
-                "key" => key = Some(v).filter(|v| !matches!(v, Val::None)),
+                "key" => key = Some(v).filter(|v| !matches!(v, RunValue::None)),
                 "default" => default = Some(v),
                 _ => {
                     let message = format!("{name}() got an unexpected keyword argument '{k}'");
@@ -1181,7 +1202,7 @@ impl Interp<'_, '_> {
                 let message = format!("{name} expected at least 1 argument, got 0");
                 return Err(self.raise("TypeError", message, at));
             }
-            1 => self.collect(args.first().unwrap_or(&Val::None), at)?,
+            1 => self.collect(args.first().unwrap_or(&RunValue::None), at)?,
             _ => {
                 if default.is_some() {
                     let message = format!(
@@ -1192,7 +1213,7 @@ impl Interp<'_, '_> {
                 args
             }
         };
-        let mut best: Option<(Val, Val)> = None;
+        let mut best: Option<(RunValue, RunValue)> = None;
         for item in items {
             let k = match &key {
                 Some(f) => self.call_value(f.clone(), vec![item.clone()], Vec::new(), at)?,
@@ -1220,12 +1241,12 @@ impl Interp<'_, '_> {
     /// A stable sort by `key` (a callable) with Python's `<`.
     pub(crate) fn sort(
         &mut self,
-        items: Vec<Val>,
-        key: Option<Val>,
+        items: Vec<RunValue>,
+        key: Option<RunValue>,
         reverse: bool,
         at: At,
-    ) -> R<Vec<Val>> {
-        let keys = match key.filter(|k| !matches!(k, Val::None)) {
+    ) -> R<Vec<RunValue>> {
+        let keys = match key.filter(|k| !matches!(k, RunValue::None)) {
             Some(f) => {
                 let mut keys = Vec::with_capacity(items.len());
                 for item in &items {
@@ -1273,7 +1294,7 @@ impl Interp<'_, '_> {
             self.charge(n, at)?;
             width *= 2;
         }
-        let mut slots: Vec<Option<Val>> = items.into_iter().map(Some).collect();
+        let mut slots: Vec<Option<RunValue>> = items.into_iter().map(Some).collect();
         Ok(order.into_iter().filter_map(|i| slots.get_mut(i).and_then(Option::take)).collect())
     }
 
@@ -1282,57 +1303,61 @@ impl Interp<'_, '_> {
     /// `receiver.name(…)` for a str, list, dict or model.
     pub(crate) fn call_method(
         &mut self,
-        receiver: &Val,
+        receiver: &RunValue,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match receiver {
-            Val::Native(native) => {
+            RunValue::Native(native) => {
                 let native = native.clone();
                 self.native_method(receiver, &native, name, args, kwargs, at)
             }
-            Val::Instance(instance) if self.is_handler(instance.class) => {
+            RunValue::Instance(instance) if self.is_handler(instance.class) => {
                 match self.handler_method(receiver, name, &args, &kwargs, at)? {
                     Some(value) => Ok(value),
                     None => Err(self.unsupported(&format!("`BaseHTTPRequestHandler.{name}`"), at)),
                 }
             }
-            Val::Str(s) => self.str_method(s, name, args, kwargs, at),
-            Val::Exc(exc) => self.exc_method(exc, name, args, &kwargs, at),
+            RunValue::Str(s) => self.str_method(s, name, args, kwargs, at),
+            RunValue::Exc(exc) => self.exc_method(exc, name, args, &kwargs, at),
             // `object.__init__`, through `super()`.
-            Val::Instance(_) if name == "__init__" => {
+            RunValue::Instance(_) if name == "__init__" => {
                 if args.is_empty() && kwargs.is_empty() {
-                    return Ok(Val::None);
+                    return Ok(RunValue::None);
                 }
                 let message =
                     "object.__init__() takes exactly one argument (the instance to initialize)";
                 Err(self.raise("TypeError", message, at))
             }
-            Val::Bytes(data) if name == "decode" => {
+            RunValue::Bytes(data) if name == "decode" => {
                 let [encoding, errors] =
                     take(self.keyword_args(name, &["encoding", "errors"], args, kwargs, at)?);
                 let encoding = self.codec_arg(name, "encoding", encoding, at)?;
                 let errors = self.codec_arg(name, "errors", errors, at)?;
-                Ok(Val::str(&self.decode(data, &encoding, &errors, at)?))
+                Ok(RunValue::str(&self.decode(data, &encoding, &errors, at)?))
             }
-            Val::List(list) => self.list_method(list, name, args, kwargs, at),
-            Val::Dict(dict) => self.dict_method(dict, name, args, kwargs, at),
-            Val::Pattern(_) | Val::Match(_) => self.re_method(receiver, name, args, kwargs, at),
-            Val::Temporal(t) => self.temporal_method(*t, name, args, kwargs, at),
-            Val::TemporalClass(kind) => self.temporal_class_method(*kind, name, args, kwargs, at),
-            Val::Object(_) if name == "model_dump" => {
+            RunValue::List(list) => self.list_method(list, name, args, kwargs, at),
+            RunValue::Dict(dict) => self.dict_method(dict, name, args, kwargs, at),
+            RunValue::Pattern(_) | RunValue::Match(_) => {
+                self.re_method(receiver, name, args, kwargs, at)
+            }
+            RunValue::Temporal(t) => self.temporal_method(*t, name, args, kwargs, at),
+            RunValue::TemporalClass(kind) => {
+                self.temporal_class_method(*kind, name, args, kwargs, at)
+            }
+            RunValue::Object(_) if name == "model_dump" => {
                 let [mode, exclude_none] =
                     take(self.bind(name, args, kwargs, &["mode", "exclude_none"], 0, at)?);
                 let exclude_none = exclude_none.is_some_and(|v| v.truthy());
                 let dumped = self.dump(receiver, exclude_none, 0, at)?;
                 match mode {
-                    Some(Val::Str(m)) if &*m == "json" => {
+                    Some(RunValue::Str(m)) if &*m == "json" => {
                         let py = self.py_of(&dumped, 0, at)?;
-                        self.val_of(&super::PyValue::from_json(&py.to_json()), 0, at)
+                        self.run_value_of(&super::PyValue::from_json(&py.to_json()), 0, at)
                     }
-                    Some(Val::Str(m)) if &*m == "python" => Ok(dumped),
+                    Some(RunValue::Str(m)) if &*m == "python" => Ok(dumped),
                     None => Ok(dumped),
                     Some(other) => {
                         let message = format!(
@@ -1351,27 +1376,27 @@ impl Interp<'_, '_> {
     }
 
     /// pydantic's `model_dump()`: models become dicts, containers are copied.
-    fn dump(&mut self, value: &Val, exclude_none: bool, depth: usize, at: At) -> R<Val> {
+    fn dump(&mut self, value: &RunValue, exclude_none: bool, depth: usize, at: At) -> R<RunValue> {
         if depth > super::MAX_VALUE_DEPTH {
             let message = "maximum recursion depth exceeded while dumping a model";
             return Err(self.raise("RecursionError", message, at));
         }
         self.charge(1, at)?;
         Ok(match value {
-            Val::Object(object) if object.model.is_some() => {
+            RunValue::Object(object) if object.model.is_some() => {
                 let mut entries = Vec::with_capacity(object.fields.len());
                 for (name, field) in &object.fields {
-                    if exclude_none && matches!(field, Val::None) {
+                    if exclude_none && matches!(field, RunValue::None) {
                         continue;
                     }
                     entries.push((
-                        Val::Str(name.clone()),
+                        RunValue::Str(name.clone()),
                         self.dump(field, exclude_none, depth + 1, at)?,
                     ));
                 }
                 self.new_dict(entries)
             }
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let items = list.items.borrow().clone();
                 let mut out = Vec::with_capacity(items.len());
                 for item in &items {
@@ -1379,14 +1404,14 @@ impl Interp<'_, '_> {
                 }
                 self.new_list(out)
             }
-            Val::Tuple(tuple) => {
+            RunValue::Tuple(tuple) => {
                 let mut out = Vec::with_capacity(tuple.items.len());
                 for item in &tuple.items {
                     out.push(self.dump(item, exclude_none, depth + 1, at)?);
                 }
-                Val::tuple(out)
+                RunValue::tuple(out)
             }
-            Val::Dict(dict) => {
+            RunValue::Dict(dict) => {
                 let entries = dict.entries.borrow().clone();
                 let mut out = Vec::with_capacity(entries.len());
                 for (key, item) in &entries {
@@ -1402,18 +1427,20 @@ impl Interp<'_, '_> {
         &mut self,
         s: &Rc<str>,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         self.charge(s.len(), at)?;
         let text: &str = s;
-        let no_args = |interp: &Self, args: Vec<Val>, kwargs: Vec<(String, Val)>| -> R<()> {
-            interp.bind(name, args, kwargs, &[], 0, at).map(|_| ())
+        let no_args = |interp: &Self,
+                       args: Vec<RunValue>,
+                       kwargs: Vec<(String, RunValue)>|
+         -> R<()> { interp.bind(name, args, kwargs, &[], 0, at).map(|_| ()) };
+        let string = |v: String| RunValue::str(&v);
+        let boolean = |pred: &dyn Fn(char) -> bool| {
+            RunValue::Bool(!text.is_empty() && text.chars().all(pred))
         };
-        let string = |v: String| Val::str(&v);
-        let boolean =
-            |pred: &dyn Fn(char) -> bool| Val::Bool(!text.is_empty() && text.chars().all(pred));
         match name {
             "lower" | "upper" => {
                 self.str_args(name, args, &kwargs, Arity::None, at)?;
@@ -1465,8 +1492,8 @@ impl Interp<'_, '_> {
             "strip" | "lstrip" | "rstrip" => {
                 let [chars] = take(self.str_args(name, args, &kwargs, Arity::Clinic(0, 1), at)?);
                 let set: Option<Rc<str>> = match chars {
-                    None | Some(Val::None) => None,
-                    Some(Val::Str(set)) => Some(set),
+                    None | Some(RunValue::None) => None,
+                    Some(RunValue::Str(set)) => Some(set),
                     Some(_) => {
                         let message = format!("{name} arg must be None or str");
                         return Err(self.raise("TypeError", message, at));
@@ -1474,7 +1501,7 @@ impl Interp<'_, '_> {
                 };
                 let matcher =
                     |c: char| set.as_ref().map_or_else(|| is_space(c), |set| set.contains(c));
-                Ok(Val::str(match name {
+                Ok(RunValue::str(match name {
                     "strip" => text.trim_matches(matcher),
                     "lstrip" => text.trim_start_matches(matcher),
                     _ => text.trim_end_matches(matcher),
@@ -1489,8 +1516,8 @@ impl Interp<'_, '_> {
                 };
                 let limit = usize::try_from(limit).ok();
                 let parts = match sep {
-                    None | Some(Val::None) => split_whitespace(text, limit, name == "rsplit"),
-                    Some(Val::Str(sep)) => {
+                    None | Some(RunValue::None) => split_whitespace(text, limit, name == "rsplit"),
+                    Some(RunValue::Str(sep)) => {
                         if sep.is_empty() {
                             return Err(self.raise("ValueError", "empty separator", at));
                         }
@@ -1515,18 +1542,18 @@ impl Interp<'_, '_> {
                         return Err(self.raise("TypeError", message, at));
                     }
                 };
-                let items = parts.iter().map(|p| Val::str(p)).collect();
+                let items = parts.iter().map(|p| RunValue::str(p)).collect();
                 Ok(self.new_list(items))
             }
             "splitlines" => {
                 let [keepends] = take(self.bind(name, args, kwargs, &["keepends"], 0, at)?);
                 let keep = keepends.is_some_and(|k| k.truthy());
-                let items = split_lines(text, keep).iter().map(|l| Val::str(l)).collect();
+                let items = split_lines(text, keep).iter().map(|l| RunValue::str(l)).collect();
                 Ok(self.new_list(items))
             }
             "join" => {
                 let [iterable] = take(self.str_args(name, args, &kwargs, Arity::One, at)?);
-                let iterable = iterable.unwrap_or(Val::None);
+                let iterable = iterable.unwrap_or(RunValue::None);
                 if let Err(Signal::Raise(_)) = self.iter(&iterable, at) {
                     return Err(self.raise("TypeError", "can only join an iterable", at));
                 }
@@ -1534,7 +1561,7 @@ impl Interp<'_, '_> {
                 let mut total = text.len().saturating_mul(items.len().saturating_sub(1));
                 for (i, item) in items.iter().enumerate() {
                     match item {
-                        Val::Str(part) => total = total.saturating_add(part.len()),
+                        RunValue::Str(part) => total = total.saturating_add(part.len()),
                         other => {
                             let message = format!(
                                 "sequence item {i}: expected str instance, {} found",
@@ -1553,7 +1580,7 @@ impl Interp<'_, '_> {
                     if i > 0 {
                         out.push_str(text);
                     }
-                    if let Val::Str(part) = item {
+                    if let RunValue::Str(part) = item {
                         out.push_str(part);
                     }
                 }
@@ -1563,9 +1590,9 @@ impl Interp<'_, '_> {
             "startswith" | "endswith" => {
                 let [affix, start, end] =
                     take(self.str_args(name, args, &kwargs, Arity::VarArgs(1, 3), at)?);
-                let index = |interp: &Self, bound: Option<Val>| -> R<Option<i64>> {
+                let index = |interp: &Self, bound: Option<RunValue>| -> R<Option<i64>> {
                     match bound {
-                        None | Some(Val::None) => Ok(None),
+                        None | Some(RunValue::None) => Ok(None),
                         Some(v) => v.as_int().map(Some).ok_or_else(|| {
                             let message = "slice indices must be integers or None or have an \
                                            __index__ method";
@@ -1578,13 +1605,13 @@ impl Interp<'_, '_> {
                 let offsets: Option<Vec<usize>> = (!text.is_ascii())
                     .then(|| text.char_indices().map(|(i, _)| i).chain([text.len()]).collect());
                 let len = i64::try_from(self.char_count(text, at)?).unwrap_or(i64::MAX);
-                let (affixes, in_tuple) = match affix.unwrap_or(Val::None) {
-                    Val::Tuple(t) => (t.items.clone(), true),
+                let (affixes, in_tuple) = match affix.unwrap_or(RunValue::None) {
+                    RunValue::Tuple(t) => (t.items.clone(), true),
                     other => (vec![other], false),
                 };
                 for affix in &affixes {
                     let affix = match affix {
-                        Val::Str(a) => a.clone(),
+                        RunValue::Str(a) => a.clone(),
                         other if in_tuple => {
                             let message = format!(
                                 "tuple for {name} must only contain str, not {}",
@@ -1611,18 +1638,18 @@ impl Interp<'_, '_> {
                         bounds,
                         from_end,
                     ) {
-                        return Ok(Val::Bool(true));
+                        return Ok(RunValue::Bool(true));
                     }
                 }
-                Ok(Val::Bool(false))
+                Ok(RunValue::Bool(false))
             }
             "replace" => {
                 let [old, new, count] =
                     take(self.str_args(name, args, &kwargs, Arity::Clinic(2, 3), at)?);
                 let mut texts = Vec::with_capacity(2);
                 for (i, value) in [old, new].into_iter().enumerate() {
-                    match value.unwrap_or(Val::None) {
-                        Val::Str(s) => texts.push(s),
+                    match value.unwrap_or(RunValue::None) {
+                        RunValue::Str(s) => texts.push(s),
                         other => {
                             let message = format!(
                                 "replace() argument {} must be str, not {}",
@@ -1659,26 +1686,26 @@ impl Interp<'_, '_> {
             }
             "find" | "rfind" | "index" | "rindex" | "count" => {
                 let [sub] = take(self.bind(name, args, kwargs, &["sub"], 1, at)?);
-                let sub = self.text_arg(name, &sub.unwrap_or(Val::None), at)?;
+                let sub = self.text_arg(name, &sub.unwrap_or(RunValue::None), at)?;
                 if name == "count" {
                     let n = if sub.is_empty() {
                         text.chars().count() + 1
                     } else {
                         text.matches(&*sub).count()
                     };
-                    return Ok(Val::Int(i64::try_from(n).unwrap_or(i64::MAX)));
+                    return Ok(RunValue::Int(i64::try_from(n).unwrap_or(i64::MAX)));
                 }
                 let found =
                     if name.starts_with('r') { text.rfind(&*sub) } else { text.find(&*sub) };
                 match found {
                     Some(byte) => {
                         let chars = text.get(..byte).map_or(0, |p| p.chars().count());
-                        Ok(Val::Int(i64::try_from(chars).unwrap_or(i64::MAX)))
+                        Ok(RunValue::Int(i64::try_from(chars).unwrap_or(i64::MAX)))
                     }
                     None if name.contains("index") => {
                         Err(self.raise("ValueError", "substring not found", at))
                     }
-                    None => Ok(Val::Int(-1)),
+                    None => Ok(RunValue::Int(-1)),
                 }
             }
             "isdigit" | "isdecimal" => {
@@ -1703,7 +1730,7 @@ impl Interp<'_, '_> {
             }
             "isascii" => {
                 no_args(self, args, kwargs)?;
-                Ok(Val::Bool(text.is_ascii()))
+                Ok(RunValue::Bool(text.is_ascii()))
             }
             "isupper" | "islower" => {
                 no_args(self, args, kwargs)?;
@@ -1714,13 +1741,13 @@ impl Interp<'_, '_> {
                 } else {
                     cased.iter().all(|c| c.is_lowercase())
                 };
-                Ok(Val::Bool(!cased.is_empty() && all))
+                Ok(RunValue::Bool(!cased.is_empty() && all))
             }
             "zfill" | "center" | "ljust" | "rjust" => {
                 let names: &[&str] =
                     if name == "zfill" { &["width"] } else { &["width", "fillchar"] };
                 let [width, fill] = take2(self.bind(name, args, kwargs, names, 1, at)?);
-                let width = self.int_arg(&width.unwrap_or(Val::None), at)?;
+                let width = self.int_arg(&width.unwrap_or(RunValue::None), at)?;
                 let width = usize::try_from(width).unwrap_or(0);
                 if width > MAX_SIZE {
                     return Err(self.memory_error(at));
@@ -1755,12 +1782,12 @@ impl Interp<'_, '_> {
                 let encoding = self.codec_arg(name, "encoding", encoding, at)?;
                 let errors = self.codec_arg(name, "errors", errors, at)?;
                 let data = self.encode(text, &encoding, &errors, at)?;
-                Ok(Val::Bytes(data.into()))
+                Ok(RunValue::Bytes(data.into()))
             }
             "partition" | "rpartition" => {
                 let [sep] = take(self.str_args(name, args, &kwargs, Arity::One, at)?);
-                let sep = match sep.unwrap_or(Val::None) {
-                    Val::Str(sep) => sep,
+                let sep = match sep.unwrap_or(RunValue::None) {
+                    RunValue::Str(sep) => sep,
                     other => {
                         let message = format!("must be str, not {}", self.type_name(&other));
                         return Err(self.raise("TypeError", message, at));
@@ -1779,17 +1806,17 @@ impl Interp<'_, '_> {
                     None if name == "partition" => [text, "", ""],
                     None => ["", "", text],
                 };
-                Ok(Val::tuple(parts.iter().map(|p| Val::str(p)).collect()))
+                Ok(RunValue::tuple(parts.iter().map(|p| RunValue::str(p)).collect()))
             }
             "removeprefix" | "removesuffix" => {
                 let [affix] = take(self.bind(name, args, kwargs, &["affix"], 1, at)?);
-                let affix = self.text_arg(name, &affix.unwrap_or(Val::None), at)?;
+                let affix = self.text_arg(name, &affix.unwrap_or(RunValue::None), at)?;
                 let stripped = if name == "removeprefix" {
                     text.strip_prefix(&*affix)
                 } else {
                     text.strip_suffix(&*affix)
                 };
-                Ok(Val::str(stripped.unwrap_or(text)))
+                Ok(RunValue::str(stripped.unwrap_or(text)))
             }
             "format" => {
                 let out = self.str_format(text, &args, &kwargs, at)?;
@@ -1803,26 +1830,26 @@ impl Interp<'_, '_> {
         &mut self,
         list: &Rc<ListObj>,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match name {
             "append" => {
                 let [item] = take(self.bind(name, args, kwargs, &["object"], 1, at)?);
-                self.extend_list(list, vec![item.unwrap_or(Val::None)], at)?;
-                Ok(Val::None)
+                self.extend_list(list, vec![item.unwrap_or(RunValue::None)], at)?;
+                Ok(RunValue::None)
             }
             "extend" => {
                 let [iterable] = take(self.bind(name, args, kwargs, &["iterable"], 1, at)?);
-                let items = self.collect(&iterable.unwrap_or(Val::None), at)?;
+                let items = self.collect(&iterable.unwrap_or(RunValue::None), at)?;
                 self.extend_list(list, items, at)?;
-                Ok(Val::None)
+                Ok(RunValue::None)
             }
             "insert" => {
                 let [index, item] =
                     take(self.bind(name, args, kwargs, &["index", "object"], 2, at)?);
-                let index = self.int_arg(&index.unwrap_or(Val::None), at)?;
+                let index = self.int_arg(&index.unwrap_or(RunValue::None), at)?;
                 let mut items = self.list_mut(list, at)?;
                 if items.len() >= MAX_SIZE {
                     drop(items);
@@ -1831,8 +1858,9 @@ impl Interp<'_, '_> {
                 let len = i64::try_from(items.len()).unwrap_or(i64::MAX);
                 let position =
                     if index < 0 { (index.saturating_add(len)).max(0) } else { index.min(len) };
-                items.insert(usize::try_from(position).unwrap_or(0), item.unwrap_or(Val::None));
-                Ok(Val::None)
+                items
+                    .insert(usize::try_from(position).unwrap_or(0), item.unwrap_or(RunValue::None));
+                Ok(RunValue::None)
             }
             "pop" => {
                 let [index] = take(self.bind(name, args, kwargs, &["index"], 0, at)?);
@@ -1857,7 +1885,7 @@ impl Interp<'_, '_> {
             }
             "remove" | "index" | "count" => {
                 let [item] = take(self.bind(name, args, kwargs, &["value"], 1, at)?);
-                let item = item.unwrap_or(Val::None);
+                let item = item.unwrap_or(RunValue::None);
                 let snapshot = list.items.borrow().clone();
                 let mut matches = Vec::new();
                 for (i, candidate) in snapshot.iter().enumerate() {
@@ -1870,14 +1898,16 @@ impl Interp<'_, '_> {
                     }
                 }
                 match (name, matches.first()) {
-                    ("count", _) => Ok(Val::Int(i64::try_from(matches.len()).unwrap_or(i64::MAX))),
-                    ("index", Some(&i)) => Ok(Val::Int(i64::try_from(i).unwrap_or(i64::MAX))),
+                    ("count", _) => {
+                        Ok(RunValue::Int(i64::try_from(matches.len()).unwrap_or(i64::MAX)))
+                    }
+                    ("index", Some(&i)) => Ok(RunValue::Int(i64::try_from(i).unwrap_or(i64::MAX))),
                     ("remove", Some(&i)) => {
                         let mut items = self.list_mut(list, at)?;
                         if i < items.len() {
                             items.remove(i);
                         }
-                        Ok(Val::None)
+                        Ok(RunValue::None)
                     }
                     ("index", None) => {
                         let message = format!("{} is not in list", self.repr(&item, at)?);
@@ -1899,7 +1929,7 @@ impl Interp<'_, '_> {
                 let items = list.items.borrow().clone();
                 let sorted = self.sort(items, key, reverse.is_some_and(|r| r.truthy()), at)?;
                 *self.list_mut(list, at)? = sorted;
-                Ok(Val::None)
+                Ok(RunValue::None)
             }
             "reverse" | "clear" | "copy" => {
                 self.bind(name, args, kwargs, &[], 0, at)?;
@@ -1911,12 +1941,12 @@ impl Interp<'_, '_> {
                     }
                     "reverse" => {
                         self.list_mut(list, at)?.reverse();
-                        Ok(Val::None)
+                        Ok(RunValue::None)
                     }
                     _ => {
                         let taken = std::mem::take(&mut *self.list_mut(list, at)?);
                         drop(taken);
-                        Ok(Val::None)
+                        Ok(RunValue::None)
                     }
                 }
             }
@@ -1928,25 +1958,25 @@ impl Interp<'_, '_> {
         &mut self,
         dict: &Rc<DictObj>,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match name {
             "get" => {
                 let [key, default] =
                     take(self.bind(name, args, kwargs, &["key", "default"], 1, at)?);
-                let key = key.unwrap_or(Val::None);
+                let key = key.unwrap_or(RunValue::None);
                 let entries = dict.entries.borrow();
                 match self.find_key(&entries, &key, at)? {
-                    Some(i) => Ok(entries.get(i).map_or(Val::None, |(_, v)| v.clone())),
-                    None => Ok(default.unwrap_or(Val::None)),
+                    Some(i) => Ok(entries.get(i).map_or(RunValue::None, |(_, v)| v.clone())),
+                    None => Ok(default.unwrap_or(RunValue::None)),
                 }
             }
             "setdefault" => {
                 let [key, default] =
                     take(self.bind(name, args, kwargs, &["key", "default"], 1, at)?);
-                let key = key.unwrap_or(Val::None);
+                let key = key.unwrap_or(RunValue::None);
                 let found = {
                     let entries = dict.entries.borrow();
                     self.find_key(&entries, &key, at)?
@@ -1955,7 +1985,7 @@ impl Interp<'_, '_> {
                 match found {
                     Some(value) => Ok(value),
                     None => {
-                        let value = default.unwrap_or(Val::None);
+                        let value = default.unwrap_or(RunValue::None);
                         self.dict_set(dict, key, value.clone(), at)?;
                         Ok(value)
                     }
@@ -1965,7 +1995,7 @@ impl Interp<'_, '_> {
                 let has_default = args.len() > 1 || kwargs.iter().any(|(k, _)| k == "default");
                 let [key, default] =
                     take(self.bind(name, args, kwargs, &["key", "default"], 1, at)?);
-                let key = key.unwrap_or(Val::None);
+                let key = key.unwrap_or(RunValue::None);
                 let found = {
                     let entries = dict.entries.borrow();
                     self.find_key(&entries, &key, at)?
@@ -1976,9 +2006,9 @@ impl Interp<'_, '_> {
                             self.raise("RuntimeError", "dictionary changed during iteration", at)
                         })?;
                         self.charge(entries.len(), at)?;
-                        Ok(if i < entries.len() { entries.remove(i).1 } else { Val::None })
+                        Ok(if i < entries.len() { entries.remove(i).1 } else { RunValue::None })
                     }
-                    None if has_default => Ok(default.unwrap_or(Val::None)),
+                    None if has_default => Ok(default.unwrap_or(RunValue::None)),
                     None => Err(self.raise_with("KeyError", vec![key], at)),
                 }
             }
@@ -1986,7 +2016,7 @@ impl Interp<'_, '_> {
                 self.bind(name, args, kwargs, &[], 0, at)?;
                 let popped = dict.entries.try_borrow_mut().ok().and_then(|mut e| e.pop());
                 match popped {
-                    Some((key, value)) => Ok(Val::tuple(vec![key, value])),
+                    Some((key, value)) => Ok(RunValue::tuple(vec![key, value])),
                     None => Err(self.raise("KeyError", "popitem(): dictionary is empty", at)),
                 }
             }
@@ -1997,7 +2027,7 @@ impl Interp<'_, '_> {
                 match name {
                     "items" => {
                         let items =
-                            entries.into_iter().map(|(k, v)| Val::tuple(vec![k, v])).collect();
+                            entries.into_iter().map(|(k, v)| RunValue::tuple(vec![k, v])).collect();
                         Ok(self.new_list(items))
                     }
                     "keys" => Ok(self.new_list(entries.into_iter().map(|(k, _)| k).collect())),
@@ -2010,7 +2040,7 @@ impl Interp<'_, '_> {
                             drop(current);
                             drop(taken);
                         }
-                        Ok(Val::None)
+                        Ok(RunValue::None)
                     }
                 }
             }
@@ -2023,9 +2053,9 @@ impl Interp<'_, '_> {
                     self.update(dict, &source, at)?;
                 }
                 for (key, value) in kwargs {
-                    self.dict_set(dict, Val::str(&key), value, at)?;
+                    self.dict_set(dict, RunValue::str(&key), value, at)?;
                 }
-                Ok(Val::None)
+                Ok(RunValue::None)
             }
             _ => Err(self.unsupported(&format!("`dict.{name}()`"), at)),
         }
@@ -2033,8 +2063,8 @@ impl Interp<'_, '_> {
 }
 
 /// The bound arguments as an array of the expected length.
-fn take<const N: usize>(values: Vec<Option<Val>>) -> [Option<Val>; N] {
-    let mut out: [Option<Val>; N] = std::array::from_fn(|_| None);
+fn take<const N: usize>(values: Vec<Option<RunValue>>) -> [Option<RunValue>; N] {
+    let mut out: [Option<RunValue>; N] = std::array::from_fn(|_| None);
     for (slot, value) in out.iter_mut().zip(values) {
         *slot = value;
     }
@@ -2042,7 +2072,7 @@ fn take<const N: usize>(values: Vec<Option<Val>>) -> [Option<Val>; N] {
 }
 
 /// Two bound arguments, the second optional in the parameter list.
-fn take2(values: Vec<Option<Val>>) -> [Option<Val>; 2] {
+fn take2(values: Vec<Option<RunValue>>) -> [Option<RunValue>; 2] {
     take(values)
 }
 

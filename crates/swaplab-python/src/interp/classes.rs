@@ -15,7 +15,7 @@ use std::rc::Rc;
 
 use super::ast::{At, ClassMember};
 use super::eval::{Frame, Interp, R, Signal};
-use super::runtime::{ExcObj, Generated, GeneratedKind, InstanceObj, MethodObj, Scope, Val};
+use super::runtime::{ExcObj, Generated, GeneratedKind, InstanceObj, MethodObj, RunValue, Scope};
 
 /// What a name is on a class.
 pub(crate) enum Member {
@@ -24,7 +24,7 @@ pub(crate) enum Member {
     /// A method `@dataclass` generated.
     Generated(Generated),
     /// A class attribute.
-    Value(Val),
+    Value(RunValue),
 }
 
 /// What `@dataclass` made of a class when it was created: its fields, inherited ones
@@ -38,9 +38,9 @@ pub(crate) struct DataInfo {
 pub(crate) struct FieldInfo {
     pub(crate) name: Rc<str>,
     /// Its default, as the class attribute was when the class was created.
-    pub(crate) default: Option<Val>,
+    pub(crate) default: Option<RunValue>,
     /// `field(default_factory=…)`, evaluated when the class was created.
-    pub(crate) factory: Option<Val>,
+    pub(crate) factory: Option<RunValue>,
     pub(crate) repr: bool,
     pub(crate) compare: bool,
 }
@@ -86,7 +86,7 @@ impl<'p> Interp<'p, '_> {
         self.defining.push(class);
         let mut frame = Frame::module();
         let before = std::mem::replace(&mut self.file, def.file);
-        let mut factories: Vec<(usize, Val)> = Vec::new();
+        let mut factories: Vec<(usize, RunValue)> = Vec::new();
         let pending: &[(usize, usize, super::ast::Expr)] =
             def.dataclass.as_ref().map_or(&[], |d| &d.factories);
         let mut result = Ok(());
@@ -160,7 +160,7 @@ impl<'p> Interp<'p, '_> {
         &mut self,
         class: usize,
         frame: &Frame<'p>,
-        factories: Vec<(usize, Val)>,
+        factories: Vec<(usize, RunValue)>,
     ) -> R<()> {
         let program = self.program;
         let Some(def) = program.classes.get(class) else { return Ok(()) };
@@ -237,7 +237,7 @@ impl<'p> Interp<'p, '_> {
         def: &super::ast::ClassDef,
         name: &str,
         at: At,
-    ) -> R<Option<Val>> {
+    ) -> R<Option<RunValue>> {
         if !def.methods.iter().any(|(m, _)| m == name) {
             let Some(base) = def.base else { return Ok(None) };
             match self.class_lookup(base, name)? {
@@ -252,10 +252,10 @@ impl<'p> Interp<'p, '_> {
 
     /// Whether a dataclass default is one CPython refuses: a value whose class sets
     /// `__hash__` to `None` (`list`, `dict`, `set`, a non-frozen dataclass).
-    fn unhashable_default(&self, value: &Val) -> bool {
+    fn unhashable_default(&self, value: &RunValue) -> bool {
         match value {
-            Val::List(_) | Val::Dict(_) => true,
-            Val::Instance(instance) => self.instance_hash(instance.class) == Hash::None,
+            RunValue::List(_) | RunValue::Dict(_) => true,
+            RunValue::Instance(instance) => self.instance_hash(instance.class) == Hash::None,
             _ => false,
         }
     }
@@ -318,26 +318,31 @@ impl<'p> Interp<'p, '_> {
     /// through an instance, methods are bound to it and a property's getter runs;
     /// through a class, a method is the plain function. A class method is bound to the
     /// receiver's class either way.
-    pub(crate) fn member_value(&mut self, member: Member, receiver: &Val, at: At) -> R<Val> {
+    pub(crate) fn member_value(
+        &mut self,
+        member: Member,
+        receiver: &RunValue,
+        at: At,
+    ) -> R<RunValue> {
         let (cls, through_class) = match receiver {
-            Val::Instance(instance) => (Val::Class(instance.class), false),
-            Val::Exc(exc) => (Val::ExcClass(exc.class.clone()), false),
-            Val::Class(_) | Val::ExcClass(_) => (receiver.clone(), true),
-            _ => (Val::None, false),
+            RunValue::Instance(instance) => (RunValue::Class(instance.class), false),
+            RunValue::Exc(exc) => (RunValue::ExcClass(exc.class.clone()), false),
+            RunValue::Class(_) | RunValue::ExcClass(_) => (receiver.clone(), true),
+            _ => (RunValue::None, false),
         };
-        let bind = |function: Val, receiver: &Val| {
-            Val::Method(Rc::new(MethodObj { receiver: receiver.clone(), function }))
+        let bind = |function: RunValue, receiver: &RunValue| {
+            RunValue::Method(Rc::new(MethodObj { receiver: receiver.clone(), function }))
         };
         Ok(match member {
             Member::Function(ClassMember::Method(function)) if through_class => {
-                Val::Function(function)
+                RunValue::Function(function)
             }
             Member::Function(ClassMember::Method(function)) => {
-                bind(Val::Function(function), receiver)
+                bind(RunValue::Function(function), receiver)
             }
-            Member::Function(ClassMember::Static(function)) => Val::Function(function),
+            Member::Function(ClassMember::Static(function)) => RunValue::Function(function),
             Member::Function(ClassMember::ClassMethod(function)) => {
-                bind(Val::Function(function), &cls)
+                bind(RunValue::Function(function), &cls)
             }
             Member::Function(ClassMember::Property { getter, .. }) => {
                 if through_class {
@@ -345,11 +350,13 @@ impl<'p> Interp<'p, '_> {
                     let what = format!("the property object `{name}`");
                     return Err(self.unsupported(&what, at));
                 }
-                self.call_value(Val::Function(getter), vec![receiver.clone()], Vec::new(), at)?
+                self.call_value(RunValue::Function(getter), vec![receiver.clone()], Vec::new(), at)?
             }
-            Member::Generated(generated) if through_class => Val::Generated(generated),
-            Member::Generated(generated) => bind(Val::Generated(generated), receiver),
-            Member::Value(value @ (Val::Function(_) | Val::Lambda(_))) if !through_class => {
+            Member::Generated(generated) if through_class => RunValue::Generated(generated),
+            Member::Generated(generated) => bind(RunValue::Generated(generated), receiver),
+            Member::Value(value @ (RunValue::Function(_) | RunValue::Lambda(_)))
+                if !through_class =>
+            {
                 bind(value, receiver)
             }
             Member::Value(value) => value,
@@ -395,19 +402,19 @@ impl<'p> Interp<'p, '_> {
     pub(crate) fn instantiate_class(
         &mut self,
         class: usize,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         self.class_namespace(class)?;
         let instance = Rc::new(InstanceObj { class, attrs: RefCell::default() });
         self.instances.push(Rc::downgrade(&instance));
-        let value = Val::Instance(instance);
+        let value = RunValue::Instance(instance);
         match self.class_lookup(class, "__init__")? {
             Some(init) => {
                 let init = self.member_value(init, &value, at)?;
                 let returned = self.call_value(init, args, kwargs, at)?;
-                if !matches!(returned, Val::None) {
+                if !matches!(returned, RunValue::None) {
                     let message = format!(
                         "__init__() should return None, not '{}'",
                         self.type_name(&returned)
@@ -429,10 +436,10 @@ impl<'p> Interp<'p, '_> {
     pub(crate) fn new_exception(
         &mut self,
         class: Rc<str>,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let init = match self.exc_class_def(&class) {
             Some(def) => self.class_lookup(def, "__init__")?,
             None => None,
@@ -442,15 +449,15 @@ impl<'p> Interp<'p, '_> {
                 let message = format!("{class}() takes no keyword arguments");
                 return Err(self.raise("TypeError", message, at));
             }
-            return Ok(Val::Exc(Rc::new(ExcObj::new(class, args))));
+            return Ok(RunValue::Exc(Rc::new(ExcObj::new(class, args))));
         };
         let exc = Rc::new(ExcObj::new(class, args.clone()));
         self.excs.push(Rc::downgrade(&exc));
         self.prune();
-        let value = Val::Exc(exc);
+        let value = RunValue::Exc(exc);
         let init = self.member_value(init, &value, at)?;
         let returned = self.call_value(init, args, kwargs, at)?;
-        if !matches!(returned, Val::None) {
+        if !matches!(returned, RunValue::None) {
             let message =
                 format!("__init__() should return None, not '{}'", self.type_name(&returned));
             return Err(self.raise("TypeError", message, at));
@@ -460,20 +467,20 @@ impl<'p> Interp<'p, '_> {
 
     /// `instance.name`: its own attribute, else the class chain's (methods bound,
     /// properties read).
-    pub(crate) fn instance_attr(&mut self, value: &Val, name: &str, at: At) -> R<Val> {
-        let Val::Instance(instance) = value else { return Ok(Val::None) };
+    pub(crate) fn instance_attr(&mut self, value: &RunValue, name: &str, at: At) -> R<RunValue> {
+        let RunValue::Instance(instance) = value else { return Ok(RunValue::None) };
         let own =
             instance.attrs.borrow().iter().find(|(k, _)| &**k == name).map(|(_, v)| v.clone());
         if let Some(own) = own {
             return Ok(own);
         }
         if name == "__class__" {
-            return Ok(Val::Class(instance.class));
+            return Ok(RunValue::Class(instance.class));
         }
         match self.class_lookup(instance.class, name)? {
             Some(member) => self.member_value(member, value, at),
             None if self.is_handler(instance.class) && HANDLER_METHODS.contains(&name) => {
-                Ok(Val::bound(value.clone(), name))
+                Ok(RunValue::bound(value.clone(), name))
             }
             None => Err(self.no_attribute(
                 format!("'{}' object has no attribute '{name}'", self.class_name(instance.class)),
@@ -485,20 +492,24 @@ impl<'p> Interp<'p, '_> {
 
     /// `exc.name` for an exception: its own attribute, `args` and the chaining
     /// attributes, else its class's (methods bound, properties read).
-    pub(crate) fn exc_attr(&mut self, value: &Val, name: &str, at: At) -> R<Val> {
-        let Val::Exc(exc) = value else { return Ok(Val::None) };
+    pub(crate) fn exc_attr(&mut self, value: &RunValue, name: &str, at: At) -> R<RunValue> {
+        let RunValue::Exc(exc) = value else { return Ok(RunValue::None) };
         if name == "__class__" {
-            return Ok(Val::ExcClass(exc.class.clone()));
+            return Ok(RunValue::ExcClass(exc.class.clone()));
         }
         let own = exc.attrs.borrow().iter().find(|(k, _)| &**k == name).map(|(_, v)| v.clone());
         if let Some(own) = own {
             return Ok(own);
         }
         match name {
-            "args" => return Ok(Val::tuple(exc.args.borrow().clone())),
-            "__cause__" => return Ok(exc.cause.borrow().clone().map_or(Val::None, Val::Exc)),
-            "__context__" => return Ok(exc.context.borrow().clone().map_or(Val::None, Val::Exc)),
-            "__suppress_context__" => return Ok(Val::Bool(exc.suppress_context.get())),
+            "args" => return Ok(RunValue::tuple(exc.args.borrow().clone())),
+            "__cause__" => {
+                return Ok(exc.cause.borrow().clone().map_or(RunValue::None, RunValue::Exc));
+            }
+            "__context__" => {
+                return Ok(exc.context.borrow().clone().map_or(RunValue::None, RunValue::Exc));
+            }
+            "__suppress_context__" => return Ok(RunValue::Bool(exc.suppress_context.get())),
             _ => {}
         }
         if let Some(def) = self.exc_class_def(&exc.class)
@@ -517,13 +528,13 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// `C.name`: the class chain's attribute, a method as a plain function.
-    pub(crate) fn class_attr(&mut self, class: usize, name: &str, at: At) -> R<Val> {
+    pub(crate) fn class_attr(&mut self, class: usize, name: &str, at: At) -> R<RunValue> {
         match name {
-            "__name__" | "__qualname__" => return Ok(Val::str(self.class_name(class))),
+            "__name__" | "__qualname__" => return Ok(RunValue::str(self.class_name(class))),
             _ => {}
         }
         match self.class_lookup(class, name)? {
-            Some(member) => self.member_value(member, &Val::Class(class), at),
+            Some(member) => self.member_value(member, &RunValue::Class(class), at),
             None => Err(self.no_attribute(
                 format!("type object '{}' has no attribute '{name}'", self.class_name(class)),
                 name,
@@ -533,13 +544,13 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// `E.name` for an exception class of the program with a class of its own.
-    pub(crate) fn exc_class_attr(&mut self, class: &Rc<str>, name: &str, at: At) -> R<Val> {
+    pub(crate) fn exc_class_attr(&mut self, class: &Rc<str>, name: &str, at: At) -> R<RunValue> {
         let found = match self.exc_class_def(class) {
             Some(def) => self.class_lookup(def, name)?,
             None => None,
         };
         match found {
-            Some(member) => self.member_value(member, &Val::ExcClass(class.clone()), at),
+            Some(member) => self.member_value(member, &RunValue::ExcClass(class.clone()), at),
             None => Err(self.unsupported(&format!("the class attribute `.{name}`"), at)),
         }
     }
@@ -547,8 +558,8 @@ impl<'p> Interp<'p, '_> {
     /// `super().name`: the chain after the class `super()` was made in. At the end of
     /// an exception class's chain, the builtin exception's `__init__`, `__str__` and
     /// `__repr__`; at the end of a plain class's, `object.__init__`.
-    pub(crate) fn super_attr(&mut self, method: &MethodObj, name: &str, at: At) -> R<Val> {
-        let Val::Class(class) = method.function else { return Ok(Val::None) };
+    pub(crate) fn super_attr(&mut self, method: &MethodObj, name: &str, at: At) -> R<RunValue> {
+        let RunValue::Class(class) = method.function else { return Ok(RunValue::None) };
         let def = self.program.classes.get(class);
         let base = def.and_then(|def| def.base);
         let exception = def.is_some_and(|def| def.exception);
@@ -559,10 +570,10 @@ impl<'p> Interp<'p, '_> {
         match found {
             Some(member) => self.member_value(member, &method.receiver, at),
             None if exception && matches!(name, "__init__" | "__str__" | "__repr__") => {
-                Ok(Val::bound(method.receiver.clone(), name))
+                Ok(RunValue::bound(method.receiver.clone(), name))
             }
-            None if name == "__init__" && matches!(method.receiver, Val::Instance(_)) => {
-                Ok(Val::bound(method.receiver.clone(), name))
+            None if name == "__init__" && matches!(method.receiver, RunValue::Instance(_)) => {
+                Ok(RunValue::bound(method.receiver.clone(), name))
             }
             None => Err(self.no_attribute(
                 format!("'super' object has no attribute '{name}'"),
@@ -602,9 +613,15 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// `object.name = value`.
-    pub(crate) fn set_attr(&mut self, object: &Val, name: &str, value: Val, at: At) -> R<()> {
+    pub(crate) fn set_attr(
+        &mut self,
+        object: &RunValue,
+        name: &str,
+        value: RunValue,
+        at: At,
+    ) -> R<()> {
         match object {
-            Val::Instance(instance) => {
+            RunValue::Instance(instance) => {
                 self.check_frozen(instance, name, "assign to", at)?;
                 if let Some(setter) = self.property(instance.class, name)? {
                     return self.set_property(object, instance.class, name, setter, value, at);
@@ -612,7 +629,7 @@ impl<'p> Interp<'p, '_> {
                 set_own(&instance.attrs, name, value);
                 Ok(())
             }
-            Val::Exc(exc) => {
+            RunValue::Exc(exc) => {
                 if let Some(def) = self.exc_class_def(&exc.class)
                     && let Some(setter) = self.property(def, name)?
                 {
@@ -627,7 +644,7 @@ impl<'p> Interp<'p, '_> {
                 self.prune();
                 Ok(())
             }
-            Val::Class(class) => {
+            RunValue::Class(class) => {
                 self.class_namespace(*class)?;
                 let old =
                     self.class_attrs.entry(*class).or_default().insert(name.to_owned(), value);
@@ -641,29 +658,29 @@ impl<'p> Interp<'p, '_> {
     /// Assigning to a property: its setter runs, or CPython's `AttributeError`.
     fn set_property(
         &mut self,
-        object: &Val,
+        object: &RunValue,
         class: usize,
         name: &str,
         setter: Option<usize>,
-        value: Val,
+        value: RunValue,
         at: At,
     ) -> R<()> {
         let Some(setter) = setter else {
             let class = match object {
-                Val::Exc(exc) => super::net::short_name(&exc.class).to_owned(),
+                RunValue::Exc(exc) => super::net::short_name(&exc.class).to_owned(),
                 _ => self.class_name(class).to_owned(),
             };
             let message = format!("property '{name}' of '{class}' object has no setter");
             return Err(self.raise("AttributeError", message, at));
         };
-        self.call_value(Val::Function(setter), vec![object.clone(), value], Vec::new(), at)?;
+        self.call_value(RunValue::Function(setter), vec![object.clone(), value], Vec::new(), at)?;
         Ok(())
     }
 
     /// `del object.name`.
-    pub(crate) fn del_attr(&mut self, object: &Val, name: &str, at: At) -> R<()> {
+    pub(crate) fn del_attr(&mut self, object: &RunValue, name: &str, at: At) -> R<()> {
         match object {
-            Val::Instance(instance) => {
+            RunValue::Instance(instance) => {
                 self.check_frozen(instance, name, "delete", at)?;
                 if self.property(instance.class, name)?.is_some() {
                     let class = self.class_name(instance.class);
@@ -682,7 +699,7 @@ impl<'p> Interp<'p, '_> {
                 drop(removed);
                 Ok(())
             }
-            Val::Exc(exc) => {
+            RunValue::Exc(exc) => {
                 let class = super::net::short_name(&exc.class).to_owned();
                 if let Some(def) = self.exc_class_def(&exc.class)
                     && self.property(def, name)?.is_some()
@@ -705,7 +722,7 @@ impl<'p> Interp<'p, '_> {
                 drop(removed);
                 Ok(())
             }
-            Val::Class(class) => {
+            RunValue::Class(class) => {
                 self.class_namespace(*class)?;
                 match self.class_attrs.get_mut(class).and_then(|attrs| attrs.remove(name)) {
                     Some(_) => Ok(()),
@@ -722,23 +739,23 @@ impl<'p> Interp<'p, '_> {
         }
     }
 
-    fn cannot_set(&self, object: &Val, name: &str, at: At) -> Signal {
+    fn cannot_set(&self, object: &RunValue, name: &str, at: At) -> Signal {
         match object {
-            Val::None
-            | Val::Bool(_)
-            | Val::Int(_)
-            | Val::Float(_)
-            | Val::Str(_)
-            | Val::Bytes(_)
-            | Val::List(_)
-            | Val::Tuple(_)
-            | Val::Dict(_)
-            | Val::Range(..) => {
+            RunValue::None
+            | RunValue::Bool(_)
+            | RunValue::Int(_)
+            | RunValue::Float(_)
+            | RunValue::Str(_)
+            | RunValue::Bytes(_)
+            | RunValue::List(_)
+            | RunValue::Tuple(_)
+            | RunValue::Dict(_)
+            | RunValue::Range(..) => {
                 let message =
                     format!("'{}' object has no attribute '{name}'", self.type_name(object));
                 self.raise("AttributeError", message, at)
             }
-            Val::Foreign(what) => self.unsupported(&format!("{what} (`.{name} = …`)"), at),
+            RunValue::Foreign(what) => self.unsupported(&format!("{what} (`.{name} = …`)"), at),
             other => {
                 let what = format!("assigning to an attribute of a `{}`", self.type_name(other));
                 self.unsupported(&what, at)
@@ -753,10 +770,10 @@ impl<'p> Interp<'p, '_> {
         &mut self,
         exc: &Rc<ExcObj>,
         name: &str,
-        args: Vec<Val>,
-        kwargs: &[(String, Val)],
+        args: Vec<RunValue>,
+        kwargs: &[(String, RunValue)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let class = super::net::short_name(&exc.class).to_owned();
         match name {
             "__init__" => {
@@ -766,15 +783,15 @@ impl<'p> Interp<'p, '_> {
                 }
                 let old = exc.args.replace(args);
                 drop(old);
-                Ok(Val::None)
+                Ok(RunValue::None)
             }
             "__str__" | "__repr__" if args.is_empty() && kwargs.is_empty() => {
                 if name == "__str__" {
-                    return Ok(Val::str(&self.builtin_exc_str(exc, at)?));
+                    return Ok(RunValue::str(&self.builtin_exc_str(exc, at)?));
                 }
                 let mut out = String::new();
                 self.write_exc_repr(exc, &mut out, 0, &mut Vec::new(), at)?;
-                Ok(Val::str(&out))
+                Ok(RunValue::str(&out))
             }
             "__str__" | "__repr__" => {
                 let message = format!("{class}.{name}() takes no arguments ({} given)", args.len());
@@ -788,16 +805,16 @@ impl<'p> Interp<'p, '_> {
     pub(crate) fn call_generated(
         &mut self,
         generated: Generated,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let class = generated.class;
         self.class_namespace(class)?;
         let qualname = format!("{}.{}", self.class_name(class), generated.kind.name());
         let info = self.dataclasses.get(&class).cloned();
         let receiver = match args.first() {
-            Some(receiver @ Val::Instance(instance))
+            Some(receiver @ RunValue::Instance(instance))
                 if self.class_derives(instance.class, class) =>
             {
                 receiver.clone()
@@ -817,7 +834,7 @@ impl<'p> Interp<'p, '_> {
                 return Err(self.raise("TypeError", message, at));
             }
         };
-        let Some(info) = info else { return Ok(Val::None) };
+        let Some(info) = info else { return Ok(RunValue::None) };
         match generated.kind {
             GeneratedKind::Init => self.dataclass_init(&info, &qualname, args, kwargs, at),
             GeneratedKind::Repr | GeneratedKind::Eq => {
@@ -827,10 +844,10 @@ impl<'p> Interp<'p, '_> {
                     return Err(self.unsupported(&what, at));
                 }
                 if generated.kind == GeneratedKind::Repr {
-                    return Ok(Val::str(&self.dataclass_repr(&receiver, &info, at)?));
+                    return Ok(RunValue::str(&self.dataclass_repr(&receiver, &info, at)?));
                 }
-                match self.dataclass_eq(&receiver, args.get(1).unwrap_or(&Val::None), 0, at)? {
-                    Some(equal) => Ok(Val::Bool(equal)),
+                match self.dataclass_eq(&receiver, args.get(1).unwrap_or(&RunValue::None), 0, at)? {
+                    Some(equal) => Ok(RunValue::Bool(equal)),
                     None => Err(self.unsupported("`NotImplemented`", at)),
                 }
             }
@@ -843,17 +860,17 @@ impl<'p> Interp<'p, '_> {
         &mut self,
         info: &DataInfo,
         qualname: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
-        let Some(receiver) = args.first().cloned() else { return Ok(Val::None) };
+    ) -> R<RunValue> {
+        let Some(receiver) = args.first().cloned() else { return Ok(RunValue::None) };
         let mut spec: Vec<(&str, bool)> = vec![("self", false)];
         spec.extend(
             info.fields.iter().map(|f| (&*f.name, f.default.is_some() || f.factory.is_some())),
         );
         let slots = self.bind_args(qualname, &spec, args, kwargs, at)?;
-        let Val::Instance(instance) = &receiver else { return Ok(Val::None) };
+        let RunValue::Instance(instance) = &receiver else { return Ok(RunValue::None) };
         for (field, slot) in info.fields.iter().zip(slots.into_iter().skip(1)) {
             let value = match (slot, &field.default, &field.factory) {
                 (Some(value), _, _) => value,
@@ -861,7 +878,7 @@ impl<'p> Interp<'p, '_> {
                 (None, None, Some(factory)) => {
                     self.call_value(factory.clone(), Vec::new(), Vec::new(), at)?
                 }
-                (None, None, None) => Val::None,
+                (None, None, None) => RunValue::None,
             };
             if info.frozen {
                 set_own(&instance.attrs, &field.name, value);
@@ -873,13 +890,18 @@ impl<'p> Interp<'p, '_> {
             let post_init = self.member_value(post_init, &receiver, at)?;
             self.call_value(post_init, Vec::new(), Vec::new(), at)?;
         }
-        Ok(Val::None)
+        Ok(RunValue::None)
     }
 
     /// The `__repr__` `@dataclass` generates: `Name(field=value, …)` with the fields
     /// that have `repr=True`; `...` for an instance already being written.
-    pub(crate) fn dataclass_repr(&mut self, receiver: &Val, info: &DataInfo, at: At) -> R<String> {
-        let Val::Instance(instance) = receiver else { return Ok(String::new()) };
+    pub(crate) fn dataclass_repr(
+        &mut self,
+        receiver: &RunValue,
+        info: &DataInfo,
+        at: At,
+    ) -> R<String> {
+        let RunValue::Instance(instance) = receiver else { return Ok(String::new()) };
         let id = Rc::as_ptr(instance) as usize;
         if self.reprs.contains(&id) {
             return Ok("...".to_owned());
@@ -910,12 +932,12 @@ impl<'p> Interp<'p, '_> {
     /// `__eq__` returns `NotImplemented` (or the class has none).
     pub(crate) fn dataclass_eq(
         &mut self,
-        a: &Val,
-        b: &Val,
+        a: &RunValue,
+        b: &RunValue,
         depth: usize,
         at: At,
     ) -> R<Option<bool>> {
-        let (Val::Instance(x), Val::Instance(y)) = (a, b) else { return Ok(None) };
+        let (RunValue::Instance(x), RunValue::Instance(y)) = (a, b) else { return Ok(None) };
         let Some(Member::Generated(Generated { class, kind: GeneratedKind::Eq })) =
             self.class_lookup(x.class, "__eq__")?
         else {
@@ -936,8 +958,8 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// The dataclass whose fields an instance has, if it is a dataclass's.
-    pub(crate) fn dataclass_of(&mut self, value: &Val) -> Option<usize> {
-        let Val::Instance(instance) = value else { return None };
+    pub(crate) fn dataclass_of(&mut self, value: &RunValue) -> Option<usize> {
+        let RunValue::Instance(instance) = value else { return None };
         let class = self.nearest_dataclass(Some(instance.class))?;
         self.class_namespace(class).ok()?;
         Some(class)
@@ -946,23 +968,26 @@ impl<'p> Interp<'p, '_> {
     /// `dataclasses.asdict(value)`: dataclass instances become dicts of their fields,
     /// lists, tuples and dicts are copied, recursively; other values are kept (those
     /// `copy.deepcopy` would copy are outside the subset).
-    pub(crate) fn asdict(&mut self, value: &Val, depth: usize, at: At) -> R<Val> {
+    pub(crate) fn asdict(&mut self, value: &RunValue, depth: usize, at: At) -> R<RunValue> {
         if depth > super::MAX_VALUE_DEPTH {
             let message = "maximum recursion depth exceeded while calling a Python object";
             return Err(self.raise("RecursionError", message, at));
         }
         self.charge(1, at)?;
         if let Some(class) = self.dataclass_of(value) {
-            let Some(info) = self.dataclasses.get(&class).cloned() else { return Ok(Val::None) };
+            let Some(info) = self.dataclasses.get(&class).cloned() else {
+                return Ok(RunValue::None);
+            };
             let mut entries = Vec::with_capacity(info.fields.len());
             for field in &info.fields {
                 let item = self.instance_attr(value, &field.name, at)?;
-                entries.push((Val::Str(field.name.clone()), self.asdict(&item, depth + 1, at)?));
+                entries
+                    .push((RunValue::Str(field.name.clone()), self.asdict(&item, depth + 1, at)?));
             }
             return Ok(self.new_dict(entries));
         }
         Ok(match value {
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let items = list.items.borrow().clone();
                 let mut out = Vec::with_capacity(items.len());
                 for item in &items {
@@ -970,14 +995,14 @@ impl<'p> Interp<'p, '_> {
                 }
                 self.new_list(out)
             }
-            Val::Tuple(tuple) => {
+            RunValue::Tuple(tuple) => {
                 let mut out = Vec::with_capacity(tuple.items.len());
                 for item in &tuple.items {
                     out.push(self.asdict(item, depth + 1, at)?);
                 }
-                Val::tuple(out)
+                RunValue::tuple(out)
             }
-            Val::Dict(dict) => {
+            RunValue::Dict(dict) => {
                 let entries = dict.entries.borrow().clone();
                 let mut out = Vec::with_capacity(entries.len());
                 for (key, item) in &entries {
@@ -985,14 +1010,14 @@ impl<'p> Interp<'p, '_> {
                 }
                 self.new_dict(out)
             }
-            Val::None
-            | Val::Bool(_)
-            | Val::Int(_)
-            | Val::Float(_)
-            | Val::Str(_)
-            | Val::Bytes(_)
-            | Val::Range(..)
-            | Val::Temporal(_) => value.clone(),
+            RunValue::None
+            | RunValue::Bool(_)
+            | RunValue::Int(_)
+            | RunValue::Float(_)
+            | RunValue::Str(_)
+            | RunValue::Bytes(_)
+            | RunValue::Range(..)
+            | RunValue::Temporal(_) => value.clone(),
             other => {
                 let what = format!("`asdict()` copying a `{}`", self.type_name(other));
                 return Err(self.unsupported(&what, at));
@@ -1004,20 +1029,20 @@ impl<'p> Interp<'p, '_> {
     /// not changed taken from it.
     pub(crate) fn dataclass_replace(
         &mut self,
-        args: &[Val],
-        kwargs: Vec<(String, Val)>,
+        args: &[RunValue],
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let [obj] = args else {
             let message =
                 format!("replace() takes 1 positional argument but {} were given", args.len());
             return Err(self.raise("TypeError", message, at));
         };
-        let (Some(class), Val::Instance(instance)) = (self.dataclass_of(obj), obj) else {
+        let (Some(class), RunValue::Instance(instance)) = (self.dataclass_of(obj), obj) else {
             let message = "replace() should be called on dataclass instances";
             return Err(self.raise("TypeError", message, at));
         };
-        let Some(info) = self.dataclasses.get(&class).cloned() else { return Ok(Val::None) };
+        let Some(info) = self.dataclasses.get(&class).cloned() else { return Ok(RunValue::None) };
         let mut changes = kwargs;
         for field in &info.fields {
             if !changes.iter().any(|(k, _)| *k == *field.name) {
@@ -1029,7 +1054,7 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// The values a frozen dataclass's hash is made of: its fields that compare.
-    pub(crate) fn hashed_fields(&self, instance: &InstanceObj, class: usize) -> Vec<Val> {
+    pub(crate) fn hashed_fields(&self, instance: &InstanceObj, class: usize) -> Vec<RunValue> {
         let Some(info) = self.dataclasses.get(&class) else { return Vec::new() };
         let attrs = instance.attrs.borrow();
         info.fields
@@ -1040,7 +1065,7 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// `super()` in a method: the class the method is defined in and its first argument.
-    pub(crate) fn zero_arg_super(&mut self, f: &Frame<'p>, at: At) -> R<Val> {
+    pub(crate) fn zero_arg_super(&mut self, f: &Frame<'p>, at: At) -> R<RunValue> {
         let program = self.program;
         let mut env = Some(f.env.clone());
         while let Some(scope) = env {
@@ -1056,9 +1081,9 @@ impl<'p> Interp<'p, '_> {
                     let Some(receiver) = receiver else {
                         return Err(self.raise("RuntimeError", "super(): arg[0] deleted", at));
                     };
-                    return Ok(Val::Super(Rc::new(MethodObj {
+                    return Ok(RunValue::Super(Rc::new(MethodObj {
                         receiver,
-                        function: Val::Class(class),
+                        function: RunValue::Class(class),
                     })));
                 }
                 _ => break,
@@ -1068,14 +1093,14 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// A special method (`__enter__`, `__repr__`…) of `value`'s class, bound to it.
-    pub(crate) fn special_method(&mut self, value: &Val, name: &str) -> R<Option<Val>> {
-        if let Val::Native(_) = value {
+    pub(crate) fn special_method(&mut self, value: &RunValue, name: &str) -> R<Option<RunValue>> {
+        if let RunValue::Native(_) = value {
             let managed = ["__enter__", "__exit__", "__aenter__", "__aexit__"];
-            return Ok(managed.contains(&name).then(|| Val::bound(value.clone(), name)));
+            return Ok(managed.contains(&name).then(|| RunValue::bound(value.clone(), name)));
         }
         let class = match value {
-            Val::Instance(instance) => Some(instance.class),
-            Val::Exc(exc) => self.exc_class_def(&exc.class),
+            RunValue::Instance(instance) => Some(instance.class),
+            RunValue::Exc(exc) => self.exc_class_def(&exc.class),
             _ => None,
         };
         let Some(class) = class else { return Ok(None) };
@@ -1086,10 +1111,15 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// `str()` or `repr()` of an instance through its `__str__`/`__repr__`, if it has one.
-    pub(crate) fn instance_text(&mut self, value: &Val, method: &str, at: At) -> R<Option<String>> {
+    pub(crate) fn instance_text(
+        &mut self,
+        value: &RunValue,
+        method: &str,
+        at: At,
+    ) -> R<Option<String>> {
         let Some(function) = self.special_method(value, method)? else { return Ok(None) };
         match self.call_value(function, Vec::new(), Vec::new(), at)? {
-            Val::Str(text) => Ok(Some(text.to_string())),
+            RunValue::Str(text) => Ok(Some(text.to_string())),
             other => {
                 let message =
                     format!("{method} returned non-string (type {})", self.type_name(&other));
@@ -1128,7 +1158,7 @@ pub(crate) enum Hash {
 }
 
 /// Sets an attribute of an instance or an exception.
-fn set_own(attrs: &RefCell<Vec<(Rc<str>, Val)>>, name: &str, value: Val) {
+fn set_own(attrs: &RefCell<Vec<(Rc<str>, RunValue)>>, name: &str, value: RunValue) {
     let mut attrs = attrs.borrow_mut();
     match attrs.iter_mut().find(|(k, _)| &**k == name) {
         Some(slot) => {
@@ -1146,7 +1176,7 @@ pub(crate) const SPECIAL_METHODS: [&str; 7] =
     ["__init__", "__str__", "__repr__", "__enter__", "__exit__", "__aenter__", "__aexit__"];
 
 /// Class attributes of the classes used in a run, by class.
-pub(crate) type ClassAttrs = BTreeMap<usize, BTreeMap<String, Val>>;
+pub(crate) type ClassAttrs = BTreeMap<usize, BTreeMap<String, RunValue>>;
 
 /// What `@dataclass` made of the dataclasses created in a run, by class.
 pub(crate) type Dataclasses = BTreeMap<usize, Rc<DataInfo>>;

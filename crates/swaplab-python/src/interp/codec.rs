@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use super::ast::At;
 use super::eval::{Interp, R};
-use super::runtime::Val;
+use super::runtime::RunValue;
 use super::value::escape_char;
 
 /// A codec the subset runs.
@@ -175,7 +175,7 @@ impl Interp<'_, '_> {
             match self.handler(errors, at)? {
                 Handler::Strict => {
                     let reason = format!("ordinal not in range({limit})");
-                    let args = unicode_error_args(codec, Val::str(text), (start, i), &reason);
+                    let args = unicode_error_args(codec, RunValue::str(text), (start, i), &reason);
                     return Err(self.raise_with("UnicodeEncodeError", args, at));
                 }
                 Handler::Ignore => {}
@@ -221,7 +221,7 @@ impl Interp<'_, '_> {
             };
             match self.handler(errors, at)? {
                 Handler::Strict => {
-                    let object = Val::Bytes(Rc::from(data));
+                    let object = RunValue::Bytes(Rc::from(data));
                     let args = unicode_error_args(codec, object, (i, end), reason);
                     return Err(self.raise_with("UnicodeDecodeError", args, at));
                 }
@@ -238,32 +238,41 @@ impl Interp<'_, '_> {
 /// `(encoding, object, start, end, reason)`.
 fn unicode_error_args(
     codec: Codec,
-    object: Val,
+    object: RunValue,
     (start, end): (usize, usize),
     reason: &str,
-) -> Vec<Val> {
-    let index = |n: usize| Val::Int(i64::try_from(n).unwrap_or(i64::MAX));
-    vec![Val::str(codec.name()), object, index(start), index(end), Val::str(reason)]
+) -> Vec<RunValue> {
+    let index = |n: usize| RunValue::Int(i64::try_from(n).unwrap_or(i64::MAX));
+    vec![RunValue::str(codec.name()), object, index(start), index(end), RunValue::str(reason)]
 }
 
 /// `str()` of a `UnicodeEncodeError` or `UnicodeDecodeError` made from its arguments, as
 /// CPython words it; `None` when the arguments are not of that form.
-pub(crate) fn unicode_error_str(args: &[Val]) -> Option<String> {
-    let [Val::Str(codec), object, Val::Int(start), Val::Int(end), Val::Str(reason)] = args else {
+pub(crate) fn unicode_error_str(args: &[RunValue]) -> Option<String> {
+    let [
+        RunValue::Str(codec),
+        object,
+        RunValue::Int(start),
+        RunValue::Int(end),
+        RunValue::Str(reason),
+    ] = args
+    else {
         return None;
     };
     let (start, end) = (usize::try_from(*start).ok()?, usize::try_from(*end).ok()?);
     let what = match object {
-        Val::Bytes(data) if end == start + 1 => {
+        RunValue::Bytes(data) if end == start + 1 => {
             format!("decode byte 0x{:02x} in position {start}", data.get(start)?)
         }
-        Val::Bytes(_) => format!("decode bytes in position {start}-{}", end.checked_sub(1)?),
-        Val::Str(text) if end == start + 1 => {
+        RunValue::Bytes(_) => format!("decode bytes in position {start}-{}", end.checked_sub(1)?),
+        RunValue::Str(text) if end == start + 1 => {
             let mut escaped = String::new();
             escape_char(text.chars().nth(start)?, &mut escaped);
             format!("encode character '{escaped}' in position {start}")
         }
-        Val::Str(_) => format!("encode characters in position {start}-{}", end.checked_sub(1)?),
+        RunValue::Str(_) => {
+            format!("encode characters in position {start}-{}", end.checked_sub(1)?)
+        }
         _ => return None,
     };
     Some(format!("'{codec}' codec can't {what}: {reason}"))

@@ -22,7 +22,7 @@ use crate::lex::{SYNTAX, TokenKind};
 use crate::literal::literal_value;
 use crate::source::{Body, Class, Decorator, Def, Import, Item, Line, Source, Stmt as RawStmt};
 use crate::tools::CLIENT_MODULE;
-use crate::{Extra, Value};
+use crate::{Extra, JsonValue};
 use swaplab_base::diagnostic::{Diagnostic, Phase, Span};
 
 /// Names the file imported that compiling needs to recognise, under the names it uses.
@@ -804,9 +804,9 @@ impl Module<'_> {
             let value = literal_value(source, arg.start, arg.end, 0);
             let arg_at = source.bytes(arg.keyword.unwrap_or(arg.start), arg.end);
             match (option, value) {
-                (Some("frozen"), Some(Value::Bool(b))) => frozen = b,
+                (Some("frozen"), Some(JsonValue::Bool(b))) => frozen = b,
                 // The defaults, said out loud.
-                (Some("init" | "repr" | "eq"), Some(Value::Bool(true))) => {}
+                (Some("init" | "repr" | "eq"), Some(JsonValue::Bool(true))) => {}
                 (Some(option), _) => {
                     let what = format!("the dataclass option `{option}=`");
                     return Err(unsupported(arg_at, &what));
@@ -1123,8 +1123,8 @@ impl Module<'_> {
                     }
                 }
                 "repr" | "compare" => match literal_value(source, arg.start, arg.end, 0) {
-                    Some(Value::Bool(b)) if keyword == "repr" => field.repr = b,
-                    Some(Value::Bool(b)) => field.compare = b,
+                    Some(JsonValue::Bool(b)) if keyword == "repr" => field.repr = b,
+                    Some(JsonValue::Bool(b)) => field.compare = b,
                     _ => {
                         let what = format!("`field({keyword}=…)` other than `True` or `False`");
                         return Err(unsupported(arg_at, &what));
@@ -1298,14 +1298,14 @@ impl Module<'_> {
                 literal_value(source, arg.start, arg.end, 0)?
             }
             _ => match literal_value(source, start, end, 0)? {
-                Value::Object(entries) => entries.into_iter().find(|(k, _)| k == "extra")?.1,
+                JsonValue::Object(entries) => entries.into_iter().find(|(k, _)| k == "extra")?.1,
                 _ => return None,
             },
         };
         match value {
-            Value::Str(word) if word == "allow" => Some(Extra::Allow),
-            Value::Str(word) if word == "forbid" => Some(Extra::Forbid),
-            Value::Str(word) if word == "ignore" => Some(Extra::Ignore),
+            JsonValue::Str(word) if word == "allow" => Some(Extra::Allow),
+            JsonValue::Str(word) if word == "forbid" => Some(Extra::Forbid),
+            JsonValue::Str(word) if word == "ignore" => Some(Extra::Ignore),
             _ => None,
         }
     }

@@ -50,7 +50,7 @@
 
 use super::ast::{At, BinOp, UnOp};
 use super::eval::{Interp, R, plural};
-use super::runtime::{Builtin, StdModule, Val};
+use super::runtime::{Builtin, RunValue, StdModule};
 
 /// The run's fixed clock: 2026-12-02T09:00:00 UTC, in seconds since the Unix epoch.
 pub(crate) const FIXED_EPOCH: i64 = 1_796_202_000;
@@ -658,10 +658,10 @@ impl Interp<'_, '_> {
     fn parse_args(
         &self,
         params: &Params,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         let (fname, paren) = params.name.map_or(("function", ""), |n| (n, "()"));
         let (nargs, len) = (args.len(), params.names.len());
         let total = nargs + kwargs.len();
@@ -673,10 +673,10 @@ impl Interp<'_, '_> {
             );
             return Err(self.raise("TypeError", message, at));
         }
-        let mut keywords: Vec<Option<(String, Val)>> = kwargs.into_iter().map(Some).collect();
+        let mut keywords: Vec<Option<(String, RunValue)>> = kwargs.into_iter().map(Some).collect();
         let mut left = keywords.len();
         let mut args = args.into_iter();
-        let mut slots: Vec<Option<Val>> = vec![None; len];
+        let mut slots: Vec<Option<RunValue>> = vec![None; len];
         for (i, name) in params.names.iter().enumerate() {
             if i == params.positional && nargs > params.positional {
                 let bound = if params.required < params.positional { "at most" } else { "exactly" };
@@ -721,7 +721,7 @@ impl Interp<'_, '_> {
             }
         }
         if left > 0 {
-            let keywords: Vec<(String, Val)> = keywords.into_iter().flatten().collect();
+            let keywords: Vec<(String, RunValue)> = keywords.into_iter().flatten().collect();
             for (i, name) in params.names.iter().enumerate().take(nargs) {
                 if keywords.iter().any(|(key, _)| key == name) {
                     let message = format!(
@@ -741,12 +741,12 @@ impl Interp<'_, '_> {
     }
 
     /// Checks one argument as `PyArg_ParseTupleAndKeywords`' format unit would.
-    fn convert(&self, kind: Conv, fname: &str, index: usize, value: &Val, at: At) -> R<()> {
-        if let Val::Foreign(what) = value {
+    fn convert(&self, kind: Conv, fname: &str, index: usize, value: &RunValue, at: At) -> R<()> {
+        if let RunValue::Foreign(what) = value {
             return Err(self.unsupported(&format!("using {what}"), at));
         }
         let type_name = || match value {
-            Val::None => "None".to_owned(),
+            RunValue::None => "None".to_owned(),
             other => self.type_name(other),
         };
         match kind {
@@ -776,7 +776,7 @@ impl Interp<'_, '_> {
                 Ok(())
             }
             Conv::Char => match value {
-                Val::Str(s) if s.chars().count() == 1 => Ok(()),
+                RunValue::Str(s) if s.chars().count() == 1 => Ok(()),
                 _ => {
                     let message = format!(
                         "{fname}() argument {index} must be a unicode character, not {}",
@@ -786,7 +786,7 @@ impl Interp<'_, '_> {
                 }
             },
             Conv::Str => match value {
-                Val::Str(_) => Ok(()),
+                RunValue::Str(_) => Ok(()),
                 _ => {
                     let message =
                         format!("{fname}() argument {index} must be str, not {}", type_name());
@@ -797,7 +797,13 @@ impl Interp<'_, '_> {
     }
 
     /// Refuses any argument to a method that takes none (`METH_NOARGS`).
-    fn no_args(&self, qualname: &str, args: &[Val], kwargs: &[(String, Val)], at: At) -> R<()> {
+    fn no_args(
+        &self,
+        qualname: &str,
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
+        at: At,
+    ) -> R<()> {
         if !kwargs.is_empty() {
             let message = format!("{qualname}() takes no keyword arguments");
             return Err(self.raise("TypeError", message, at));
@@ -810,13 +816,19 @@ impl Interp<'_, '_> {
     }
 
     /// The one argument of a method that takes exactly one (`METH_O`).
-    fn one_arg(&self, qualname: &str, args: Vec<Val>, kwargs: &[(String, Val)], at: At) -> R<Val> {
+    fn one_arg(
+        &self,
+        qualname: &str,
+        args: Vec<RunValue>,
+        kwargs: &[(String, RunValue)],
+        at: At,
+    ) -> R<RunValue> {
         if !kwargs.is_empty() {
             let message = format!("{qualname}() takes no keyword arguments");
             return Err(self.raise("TypeError", message, at));
         }
         let count = args.len();
-        match <[Val; 1]>::try_from(args) {
+        match <[RunValue; 1]>::try_from(args) {
             Ok([value]) => Ok(value),
             Err(_) => {
                 let message = format!("{qualname}() takes exactly one argument ({count} given)");
@@ -826,16 +838,18 @@ impl Interp<'_, '_> {
     }
 
     /// An int argument a check already passed.
-    fn field_of(value: Option<&Val>, default: i64) -> i64 {
-        value.and_then(Val::as_int).unwrap_or(default)
+    fn field_of(value: Option<&RunValue>, default: i64) -> i64 {
+        value.and_then(RunValue::as_int).unwrap_or(default)
     }
 
     /// A `tzinfo` argument: `None` or a `timezone`.
-    fn tzinfo_arg(&self, value: Option<&Val>, at: At) -> R<Option<i32>> {
+    fn tzinfo_arg(&self, value: Option<&RunValue>, at: At) -> R<Option<i32>> {
         match value {
-            None | Some(Val::None) => Ok(None),
-            Some(Val::Temporal(Temporal::Zone(offset))) => Ok(Some(*offset)),
-            Some(Val::Foreign(what)) => Err(self.unsupported(&format!("a tzinfo of {what}"), at)),
+            None | Some(RunValue::None) => Ok(None),
+            Some(RunValue::Temporal(Temporal::Zone(offset))) => Ok(Some(*offset)),
+            Some(RunValue::Foreign(what)) => {
+                Err(self.unsupported(&format!("a tzinfo of {what}"), at))
+            }
             Some(other) => {
                 let message = format!(
                     "tzinfo argument must be None or of a tzinfo subclass, not type '{}'",
@@ -888,9 +902,9 @@ impl Interp<'_, '_> {
     }
 
     /// A `timedelta` of `micros` microseconds, or CPython's `OverflowError`.
-    fn delta(&self, micros: i128, at: At) -> R<Val> {
+    fn delta(&self, micros: i128, at: At) -> R<RunValue> {
         match Delta::from_total(micros) {
-            Ok(delta) => Ok(Val::Temporal(Temporal::Delta(delta))),
+            Ok(delta) => Ok(RunValue::Temporal(Temporal::Delta(delta))),
             Err(message) => Err(self.raise("OverflowError", message, at)),
         }
     }
@@ -898,22 +912,27 @@ impl Interp<'_, '_> {
     // ----- the modules -----
 
     /// `datetime.<name>` and `time.<name>`.
-    pub(crate) fn datetime_module_attr(&mut self, module: StdModule, name: &str, at: At) -> R<Val> {
+    pub(crate) fn datetime_module_attr(
+        &mut self,
+        module: StdModule,
+        name: &str,
+        at: At,
+    ) -> R<RunValue> {
         if module == StdModule::Time {
             return match name {
-                "time" => Ok(Val::Builtin(Builtin::TimeTime)),
-                "sleep" => Ok(Val::Builtin(Builtin::TimeSleep)),
+                "time" => Ok(RunValue::Builtin(Builtin::TimeTime)),
+                "sleep" => Ok(RunValue::Builtin(Builtin::TimeSleep)),
                 _ => Err(self.unsupported(&format!("`time.{name}`"), at)),
             };
         }
         match name {
-            "datetime" => Ok(Val::TemporalClass(Kind::DateTime)),
-            "date" => Ok(Val::TemporalClass(Kind::Date)),
-            "timedelta" => Ok(Val::TemporalClass(Kind::Delta)),
-            "timezone" => Ok(Val::TemporalClass(Kind::Zone)),
-            "UTC" => Ok(Val::Temporal(Temporal::Zone(0))),
-            "MINYEAR" => Ok(Val::Int(1)),
-            "MAXYEAR" => Ok(Val::Int(9999)),
+            "datetime" => Ok(RunValue::TemporalClass(Kind::DateTime)),
+            "date" => Ok(RunValue::TemporalClass(Kind::Date)),
+            "timedelta" => Ok(RunValue::TemporalClass(Kind::Delta)),
+            "timezone" => Ok(RunValue::TemporalClass(Kind::Zone)),
+            "UTC" => Ok(RunValue::Temporal(Temporal::Zone(0))),
+            "MINYEAR" => Ok(RunValue::Int(1)),
+            "MAXYEAR" => Ok(RunValue::Int(9999)),
             _ if matches!(name, "time" | "tzinfo" | "datetime_CAPI" | "sys")
                 || name.starts_with("__") =>
             {
@@ -930,21 +949,21 @@ impl Interp<'_, '_> {
     pub(crate) fn call_time(
         &mut self,
         builtin: Builtin,
-        args: Vec<Val>,
-        kwargs: &[(String, Val)],
+        args: Vec<RunValue>,
+        kwargs: &[(String, RunValue)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         if builtin == Builtin::TimeTime {
             self.no_args("time.time", &args, kwargs, at)?;
             #[allow(clippy::cast_precision_loss)]
-            return Ok(Val::Float(FIXED_EPOCH as f64));
+            return Ok(RunValue::Float(FIXED_EPOCH as f64));
         }
         let seconds = self.one_arg("time.sleep", args, kwargs, at)?;
         let negative = match &seconds {
-            Val::Float(x) if x.is_nan() => {
+            RunValue::Float(x) if x.is_nan() => {
                 return Err(self.raise("ValueError", "Invalid value NaN (not a number)", at));
             }
-            Val::Float(x) => *x < 0.0,
+            RunValue::Float(x) => *x < 0.0,
             other => match other.as_int() {
                 Some(n) => n < 0,
                 None => {
@@ -959,22 +978,22 @@ impl Interp<'_, '_> {
         if negative {
             return Err(self.raise("ValueError", "sleep length must be non-negative", at));
         }
-        Ok(Val::None)
+        Ok(RunValue::None)
     }
 
     // ----- the classes -----
 
     /// `cls.<name>` of a class of `datetime`.
-    pub(crate) fn temporal_class_attr(&mut self, kind: Kind, name: &str, at: At) -> R<Val> {
+    pub(crate) fn temporal_class_attr(&mut self, kind: Kind, name: &str, at: At) -> R<RunValue> {
         match (kind, name) {
-            (_, "__name__" | "__qualname__") => Ok(Val::str(kind.name())),
-            (Kind::Zone, "utc") => Ok(Val::Temporal(Temporal::Zone(0))),
+            (_, "__name__" | "__qualname__") => Ok(RunValue::str(kind.name())),
+            (Kind::Zone, "utc") => Ok(RunValue::Temporal(Temporal::Zone(0))),
             (
                 Kind::DateTime,
                 "now" | "utcnow" | "today" | "fromisoformat" | "fromtimestamp" | "utcfromtimestamp",
             )
             | (Kind::Date, "today" | "fromisoformat" | "fromtimestamp") => {
-                Ok(Val::bound(Val::TemporalClass(kind), name))
+                Ok(RunValue::bound(RunValue::TemporalClass(kind), name))
             }
             _ if kind.names().contains(&name) || name.starts_with("__") => {
                 Err(self.unsupported(&format!("`{}.{name}`", kind.type_name()), at))
@@ -992,10 +1011,10 @@ impl Interp<'_, '_> {
     pub(crate) fn construct_temporal(
         &mut self,
         kind: Kind,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match kind {
             Kind::DateTime => {
                 let slots = self.parse_args(&DATETIME_PARAMS, args, kwargs, at)?;
@@ -1021,12 +1040,12 @@ impl Interp<'_, '_> {
                 if fold == 1 {
                     return Err(self.unsupported("`fold=1`", at));
                 }
-                Ok(Val::Temporal(Temporal::DateTime(DateTime { zone, ..value })))
+                Ok(RunValue::Temporal(Temporal::DateTime(DateTime { zone, ..value })))
             }
             Kind::Date => {
                 let slots = self.parse_args(&DATE_PARAMS, args, kwargs, at)?;
                 let field = |i: usize| Self::field_of(slots.get(i).and_then(Option::as_ref), 1);
-                Ok(Val::Temporal(Temporal::Date(self.checked_day(
+                Ok(RunValue::Temporal(Temporal::Date(self.checked_day(
                     field(0),
                     field(1),
                     field(2),
@@ -1044,7 +1063,7 @@ impl Interp<'_, '_> {
                 };
                 let slots = self.parse_args(&params, args, kwargs, at)?;
                 let offset = match slots.first().and_then(Option::as_ref) {
-                    Some(Val::Temporal(Temporal::Delta(delta))) => *delta,
+                    Some(RunValue::Temporal(Temporal::Delta(delta))) => *delta,
                     other => {
                         let kind = other.map_or_else(|| "None".to_owned(), |v| self.type_name(v));
                         let message =
@@ -1055,7 +1074,7 @@ impl Interp<'_, '_> {
                 if slots.get(1).is_some_and(Option::is_some) {
                     return Err(self.unsupported("a timezone with a name", at));
                 }
-                Ok(Val::Temporal(Temporal::Zone(self.zone_offset(offset, at)?)))
+                Ok(RunValue::Temporal(Temporal::Zone(self.zone_offset(offset, at)?)))
             }
         }
     }
@@ -1080,7 +1099,12 @@ impl Interp<'_, '_> {
     /// `timedelta(days, seconds, microseconds, milliseconds, minutes, hours, weeks)`,
     /// summed as CPython's `delta_new` does: ints exactly, floats' fractions gathered and
     /// rounded half to even at the end.
-    fn new_timedelta(&mut self, args: Vec<Val>, kwargs: Vec<(String, Val)>, at: At) -> R<Val> {
+    fn new_timedelta(
+        &mut self,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
+        at: At,
+    ) -> R<RunValue> {
         let slots = self.parse_args(&TIMEDELTA_PARAMS, args, kwargs, at)?;
         // CPython's order: microseconds, milliseconds, seconds, minutes, hours, days, weeks.
         const ORDER: [(usize, &str, i128); 7] = [
@@ -1101,7 +1125,7 @@ impl Interp<'_, '_> {
         for (index, tag, factor) in ORDER {
             let Some(value) = slots.get(index).and_then(Option::as_ref) else { continue };
             match value {
-                Val::Float(x) => {
+                RunValue::Float(x) => {
                     self.finite_for_int(*x, at)?;
                     let whole = x.trunc();
                     let fraction = x - whole;
@@ -1171,13 +1195,13 @@ impl Interp<'_, '_> {
         &mut self,
         kind: Kind,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let qualname = format!("{}.{name}", kind.name());
         let fixed = DateTime::at((EPOCH_DAY * 86_400 + FIXED_EPOCH) * MICROS_PER_SECOND, None);
-        let Some(fixed) = fixed else { return Ok(Val::None) };
+        let Some(fixed) = fixed else { return Ok(RunValue::None) };
         match name {
             "now" => {
                 let params = Params {
@@ -1190,11 +1214,11 @@ impl Interp<'_, '_> {
                 let slots = self.parse_args(&params, args, kwargs, at)?;
                 let zone = self.tzinfo_arg(slots.first().and_then(Option::as_ref), at)?;
                 let at_zone = self.shift(fixed, zone, at)?;
-                Ok(Val::Temporal(Temporal::DateTime(at_zone)))
+                Ok(RunValue::Temporal(Temporal::DateTime(at_zone)))
             }
             "utcnow" | "today" => {
                 self.no_args(&qualname, &args, &kwargs, at)?;
-                Ok(Val::Temporal(if kind == Kind::Date {
+                Ok(RunValue::Temporal(if kind == Kind::Date {
                     Temporal::Date(fixed.day)
                 } else {
                     Temporal::DateTime(fixed)
@@ -1202,7 +1226,7 @@ impl Interp<'_, '_> {
             }
             "fromisoformat" => {
                 let text = self.one_arg(&qualname, args, &kwargs, at)?;
-                let Val::Str(text) = text else {
+                let RunValue::Str(text) = text else {
                     return Err(self.raise("TypeError", "fromisoformat: argument must be str", at));
                 };
                 self.parse_isoformat(kind, &text, at)
@@ -1211,11 +1235,13 @@ impl Interp<'_, '_> {
                 // `date.fromtimestamp` takes whole seconds, floored, and no fold.
                 let stamp = self.one_arg(&qualname, args, &kwargs, at)?;
                 let seconds = match stamp {
-                    Val::Float(x) if !x.is_nan() => Val::Float(x.floor()),
+                    RunValue::Float(x) if !x.is_nan() => RunValue::Float(x.floor()),
                     other => other,
                 };
                 let micros = self.timestamp_micros(&seconds, at)?;
-                Ok(Val::Temporal(Temporal::Date(self.at_timestamp(micros, None, false, at)?.day)))
+                Ok(RunValue::Temporal(Temporal::Date(
+                    self.at_timestamp(micros, None, false, at)?.day,
+                )))
             }
             "fromtimestamp" | "utcfromtimestamp" => {
                 let utc = name == "utcfromtimestamp";
@@ -1227,11 +1253,12 @@ impl Interp<'_, '_> {
                     positional: if utc { 1 } else { 2 },
                 };
                 let slots = self.parse_args(&params, args, kwargs, at)?;
-                let stamp = slots.first().and_then(Option::as_ref).cloned().unwrap_or(Val::None);
+                let stamp =
+                    slots.first().and_then(Option::as_ref).cloned().unwrap_or(RunValue::None);
                 let zone = self.tzinfo_arg(slots.get(1).and_then(Option::as_ref), at)?;
                 let micros = self.timestamp_micros(&stamp, at)?;
                 let value = self.at_timestamp(micros, zone, !utc && zone.is_none(), at)?;
-                Ok(Val::Temporal(Temporal::DateTime(value)))
+                Ok(RunValue::Temporal(Temporal::DateTime(value)))
             }
             _ => Err(self.unsupported(&format!("`{}.{name}()`", kind.type_name()), at)),
         }
@@ -1239,9 +1266,9 @@ impl Interp<'_, '_> {
 
     /// A timestamp argument in whole microseconds, rounded half to even as CPython's
     /// `_PyTime_ObjectToTimeval` rounds it.
-    fn timestamp_micros(&self, value: &Val, at: At) -> R<i128> {
+    fn timestamp_micros(&self, value: &RunValue, at: At) -> R<i128> {
         match value {
-            Val::Float(x) => {
+            RunValue::Float(x) => {
                 if x.is_nan() {
                     return Err(self.raise("ValueError", "Invalid value NaN (not a number)", at));
                 }
@@ -1308,7 +1335,7 @@ impl Interp<'_, '_> {
     /// `datetime.fromisoformat(text)` and `date.fromisoformat(text)` for the common
     /// forms; a string CPython certainly rejects raises its `ValueError`, and any other
     /// form stops the run.
-    fn parse_isoformat(&mut self, kind: Kind, text: &str, at: At) -> R<Val> {
+    fn parse_isoformat(&mut self, kind: Kind, text: &str, at: At) -> R<RunValue> {
         self.charge(text.len(), at)?;
         let bytes = text.as_bytes();
         let digits = |range: std::ops::Range<usize>| {
@@ -1317,9 +1344,9 @@ impl Interp<'_, '_> {
         let number = |range: std::ops::Range<usize>| -> i64 {
             bytes.get(range).map_or(0, |b| b.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0')))
         };
-        let invalid = |interp: &mut Self| -> R<Val> {
+        let invalid = |interp: &mut Self| -> R<RunValue> {
             let message =
-                format!("Invalid isoformat string: {}", interp.repr(&Val::str(text), at)?);
+                format!("Invalid isoformat string: {}", interp.repr(&RunValue::str(text), at)?);
             Err(interp.raise("ValueError", message, at))
         };
         let refuse = |interp: &Self| {
@@ -1342,7 +1369,7 @@ impl Interp<'_, '_> {
             }
             if length == 10 && date_form {
                 let day = self.checked_day(number(0..4), number(5..7), number(8..10), at)?;
-                return Ok(Val::Temporal(Temporal::Date(day)));
+                return Ok(RunValue::Temporal(Temporal::Date(day)));
             }
             if length == 10 && bytes.get(4) == Some(&b'-') && bytes.get(5) != Some(&b'W') {
                 return invalid(self);
@@ -1361,7 +1388,7 @@ impl Interp<'_, '_> {
         let (year, month, day) = (number(0..4), number(5..7), number(8..10));
         if bytes.len() == 10 {
             let value = self.checked_datetime([year, month, day, 0, 0, 0, 0], None, at)?;
-            return Ok(Val::Temporal(Temporal::DateTime(value)));
+            return Ok(RunValue::Temporal(Temporal::DateTime(value)));
         }
         if !text.is_ascii() {
             return refuse(self);
@@ -1390,14 +1417,20 @@ impl Interp<'_, '_> {
         let [hour, minute, second, micro] = fields;
         let value =
             self.checked_datetime([year, month, day, hour, minute, second, micro], zone, at)?;
-        Ok(Val::Temporal(Temporal::DateTime(value)))
+        Ok(RunValue::Temporal(Temporal::DateTime(value)))
     }
 
     // ----- instances -----
 
     /// `value.<name>` of a value of `datetime`.
-    pub(crate) fn temporal_attr(&mut self, value: &Val, t: Temporal, name: &str, at: At) -> R<Val> {
-        let int = |n: i64| Ok(Val::Int(n));
+    pub(crate) fn temporal_attr(
+        &mut self,
+        value: &RunValue,
+        t: Temporal,
+        name: &str,
+        at: At,
+    ) -> R<RunValue> {
+        let int = |n: i64| Ok(RunValue::Int(n));
         match (t, name) {
             (Temporal::DateTime(dt), _) => {
                 let (year, month, day) = civil(i64::from(dt.day));
@@ -1411,10 +1444,12 @@ impl Interp<'_, '_> {
                     "second" => int(i64::from(second)),
                     "microsecond" => int(i64::from(dt.microsecond)),
                     "fold" => int(0),
-                    "tzinfo" => Ok(dt.zone.map_or(Val::None, |z| Val::Temporal(Temporal::Zone(z)))),
+                    "tzinfo" => Ok(dt
+                        .zone
+                        .map_or(RunValue::None, |z| RunValue::Temporal(Temporal::Zone(z)))),
                     "isoformat" | "strftime" | "date" | "timestamp" | "replace" | "astimezone"
                     | "utcoffset" | "tzname" | "dst" | "weekday" | "isoweekday" | "toordinal"
-                    | "ctime" => Ok(Val::bound(value.clone(), name)),
+                    | "ctime" => Ok(RunValue::bound(value.clone(), name)),
                     _ => self.temporal_missing(t.kind(), name, at),
                 }
             }
@@ -1425,7 +1460,7 @@ impl Interp<'_, '_> {
                     "month" => int(month),
                     "day" => int(day),
                     "isoformat" | "strftime" | "replace" | "weekday" | "isoweekday"
-                    | "toordinal" | "ctime" => Ok(Val::bound(value.clone(), name)),
+                    | "toordinal" | "ctime" => Ok(RunValue::bound(value.clone(), name)),
                     _ => self.temporal_missing(t.kind(), name, at),
                 }
             }
@@ -1434,7 +1469,7 @@ impl Interp<'_, '_> {
             (Temporal::Delta(delta), "microseconds") => int(i64::from(delta.microseconds)),
             (Temporal::Delta(_), "total_seconds")
             | (Temporal::Zone(_), "utcoffset" | "tzname" | "dst") => {
-                Ok(Val::bound(value.clone(), name))
+                Ok(RunValue::bound(value.clone(), name))
             }
             _ => self.temporal_missing(t.kind(), name, at),
         }
@@ -1442,7 +1477,7 @@ impl Interp<'_, '_> {
 
     /// A name the value lacks: outside the subset if CPython has it, else CPython's
     /// `AttributeError`.
-    fn temporal_missing(&self, kind: Kind, name: &str, at: At) -> R<Val> {
+    fn temporal_missing(&self, kind: Kind, name: &str, at: At) -> R<RunValue> {
         if kind.names().contains(&name) || name.starts_with("__") {
             return Err(self.unsupported(&format!("`{}.{name}`", kind.type_name()), at));
         }
@@ -1455,10 +1490,10 @@ impl Interp<'_, '_> {
         &mut self,
         t: Temporal,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         // Which class defines the method, for the messages of those that take nothing.
         let owner = match (t, name) {
             (Temporal::DateTime(_), "weekday" | "isoweekday" | "toordinal") => "date",
@@ -1476,12 +1511,12 @@ impl Interp<'_, '_> {
                 };
                 let slots = self.parse_args(&params, args, kwargs, at)?;
                 let sep = match slots.first().and_then(Option::as_ref) {
-                    Some(Val::Str(s)) => s.chars().next().unwrap_or('T'),
+                    Some(RunValue::Str(s)) => s.chars().next().unwrap_or('T'),
                     _ => 'T',
                 };
                 let timespec = match slots.get(1).and_then(Option::as_ref) {
                     None => Timespec::Auto,
-                    Some(Val::Str(s)) => match &**s {
+                    Some(RunValue::Str(s)) => match &**s {
                         "auto" => Timespec::Auto,
                         "hours" => Timespec::Hours,
                         "minutes" => Timespec::Minutes,
@@ -1492,11 +1527,11 @@ impl Interp<'_, '_> {
                     },
                     Some(_) => Timespec::Auto,
                 };
-                Ok(Val::str(&dt.isoformat(sep, timespec)))
+                Ok(RunValue::str(&dt.isoformat(sep, timespec)))
             }
             (Temporal::Date(day), "isoformat") => {
                 self.no_args(&qualname, &args, &kwargs, at)?;
-                Ok(Val::str(&date_text(i64::from(day))))
+                Ok(RunValue::str(&date_text(i64::from(day))))
             }
             (Temporal::DateTime(_) | Temporal::Date(_), "strftime") => {
                 let params = Params {
@@ -1508,20 +1543,20 @@ impl Interp<'_, '_> {
                 };
                 let slots = self.parse_args(&params, args, kwargs, at)?;
                 let format = match slots.first().and_then(Option::as_ref) {
-                    Some(Val::Str(s)) => s.clone(),
-                    _ => return Ok(Val::None),
+                    Some(RunValue::Str(s)) => s.clone(),
+                    _ => return Ok(RunValue::None),
                 };
-                Ok(Val::str(&self.strftime(t, &format, at)?))
+                Ok(RunValue::str(&self.strftime(t, &format, at)?))
             }
             (Temporal::DateTime(dt), "date") => {
                 self.no_args(&qualname, &args, &kwargs, at)?;
-                Ok(Val::Temporal(Temporal::Date(dt.day)))
+                Ok(RunValue::Temporal(Temporal::Date(dt.day)))
             }
             (Temporal::DateTime(dt), "timestamp") => {
                 self.no_args(&qualname, &args, &kwargs, at)?;
                 let epoch = EPOCH_DAY * MICROS_PER_DAY;
                 if dt.zone.is_some() {
-                    return Ok(Val::Float(true_divide(
+                    return Ok(RunValue::Float(true_divide(
                         i128::from(dt.utc() - epoch),
                         i128::from(MICROS_PER_SECOND),
                     )));
@@ -1533,7 +1568,7 @@ impl Interp<'_, '_> {
                 let seconds = (dt.local() - epoch).div_euclid(MICROS_PER_SECOND);
                 #[allow(clippy::cast_precision_loss)]
                 let value = seconds as f64 + f64::from(dt.microsecond) / 1e6;
-                Ok(Val::Float(value))
+                Ok(RunValue::Float(value))
             }
             (Temporal::DateTime(dt), "replace") => {
                 let params = Params {
@@ -1571,7 +1606,7 @@ impl Interp<'_, '_> {
                 if fold == 1 {
                     return Err(self.unsupported("`fold=1`", at));
                 }
-                Ok(Val::Temporal(Temporal::DateTime(DateTime { zone, ..value })))
+                Ok(RunValue::Temporal(Temporal::DateTime(DateTime { zone, ..value })))
             }
             (Temporal::Date(day), "replace") => {
                 let params = Params {
@@ -1587,7 +1622,7 @@ impl Interp<'_, '_> {
                     Self::field_of(slots.get(i).and_then(Option::as_ref), current)
                 };
                 let day = self.checked_day(field(0, year), field(1, month), field(2, day), at)?;
-                Ok(Val::Temporal(Temporal::Date(day)))
+                Ok(RunValue::Temporal(Temporal::Date(day)))
             }
             (Temporal::DateTime(dt), "astimezone") => {
                 let params = Params {
@@ -1603,23 +1638,25 @@ impl Interp<'_, '_> {
                         "`astimezone()` without a timezone (CPython names the machine's own)",
                         at,
                     )),
-                    Some(zone) => {
-                        Ok(Val::Temporal(Temporal::DateTime(self.shift(dt, Some(zone), at)?)))
-                    }
+                    Some(zone) => Ok(RunValue::Temporal(Temporal::DateTime(self.shift(
+                        dt,
+                        Some(zone),
+                        at,
+                    )?))),
                 }
             }
             (Temporal::DateTime(dt), "utcoffset" | "tzname" | "dst") => {
                 self.no_args(&qualname, &args, &kwargs, at)?;
                 Ok(match (dt.zone, name) {
-                    (None, _) | (Some(_), "dst") => Val::None,
-                    (Some(offset), "tzname") => Val::str(&zone_name(offset)),
+                    (None, _) | (Some(_), "dst") => RunValue::None,
+                    (Some(offset), "tzname") => RunValue::str(&zone_name(offset)),
                     (Some(offset), _) => self.delta(i128::from(offset) * 1_000_000, at)?,
                 })
             }
             (Temporal::Zone(offset), "utcoffset" | "tzname" | "dst") => {
                 let qualname = format!("timezone.{name}");
                 let dt = self.one_arg(&qualname, args, &kwargs, at)?;
-                if !matches!(dt, Val::None | Val::Temporal(Temporal::DateTime(_))) {
+                if !matches!(dt, RunValue::None | RunValue::Temporal(Temporal::DateTime(_))) {
                     let kind = self.type_name(&dt);
                     let message = format!(
                         "{name}(dt) argument must be a datetime instance or None, not {kind}"
@@ -1627,8 +1664,8 @@ impl Interp<'_, '_> {
                     return Err(self.raise("TypeError", message, at));
                 }
                 Ok(match name {
-                    "dst" => Val::None,
-                    "tzname" => Val::str(&zone_name(offset)),
+                    "dst" => RunValue::None,
+                    "tzname" => RunValue::str(&zone_name(offset)),
                     _ => self.delta(i128::from(offset) * 1_000_000, at)?,
                 })
             }
@@ -1638,9 +1675,9 @@ impl Interp<'_, '_> {
                 self.no_args(&qualname, &args, &kwargs, at)?;
                 let weekday = i64::from(day).rem_euclid(7);
                 Ok(match name {
-                    "weekday" => Val::Int(weekday),
-                    "isoweekday" => Val::Int(weekday + 1),
-                    "toordinal" => Val::Int(i64::from(day) + 1),
+                    "weekday" => RunValue::Int(weekday),
+                    "isoweekday" => RunValue::Int(weekday + 1),
+                    "toordinal" => RunValue::Int(i64::from(day) + 1),
                     _ => {
                         let (year, month, date) = civil(i64::from(day));
                         let seconds = match t {
@@ -1650,7 +1687,7 @@ impl Interp<'_, '_> {
                         let (hour, minute, second) = clock(seconds);
                         let weekday = usize::try_from(weekday).unwrap_or(0);
                         let month = usize::try_from(month).unwrap_or(0);
-                        Val::str(&format!(
+                        RunValue::str(&format!(
                             "{} {} {date:>2} {hour:02}:{minute:02}:{second:02} {year:04}",
                             &DAY_NAMES[weekday][..3],
                             MONTH_NAMES.get(month).and_then(|m| m.get(..3)).unwrap_or(""),
@@ -1660,7 +1697,7 @@ impl Interp<'_, '_> {
             }
             (Temporal::Delta(delta), "total_seconds") => {
                 self.no_args(&qualname, &args, &kwargs, at)?;
-                Ok(Val::Float(true_divide(delta.total(), 1_000_000)))
+                Ok(RunValue::Float(true_divide(delta.total(), 1_000_000)))
             }
             _ => Err(self.unsupported(&format!("`{}.{name}()`", t.kind().type_name()), at)),
         }
@@ -1762,30 +1799,30 @@ impl Interp<'_, '_> {
     pub(crate) fn temporal_binary(
         &mut self,
         op: BinOp,
-        a: &Val,
-        b: &Val,
+        a: &RunValue,
+        b: &RunValue,
         at: At,
-    ) -> R<Option<Val>> {
+    ) -> R<Option<RunValue>> {
         use Temporal::{Date, DateTime as Dt, Delta as Td};
-        let (Val::Temporal(x), other) = (a, b) else {
+        let (RunValue::Temporal(x), other) = (a, b) else {
             // A number or a sequence on the left: only `n * timedelta`.
             return match (op, a, b) {
-                (BinOp::Mul, n, Val::Temporal(Td(delta))) if n.is_number() => {
+                (BinOp::Mul, n, RunValue::Temporal(Td(delta))) if n.is_number() => {
                     self.delta_times(*delta, n, at).map(Some)
                 }
                 _ => Ok(None),
             };
         };
         let other_t = match other {
-            Val::Temporal(t) => Some(*t),
+            RunValue::Temporal(t) => Some(*t),
             _ => None,
         };
         let value = match (op, *x, other_t) {
             (BinOp::Add, Dt(dt), Some(Td(d))) | (BinOp::Add, Td(d), Some(Dt(dt))) => {
-                Val::Temporal(Dt(self.add_micros(dt, d.total(), at)?))
+                RunValue::Temporal(Dt(self.add_micros(dt, d.total(), at)?))
             }
             (BinOp::Sub, Dt(dt), Some(Td(d))) => {
-                Val::Temporal(Dt(self.add_micros(dt, -d.total(), at)?))
+                RunValue::Temporal(Dt(self.add_micros(dt, -d.total(), at)?))
             }
             (BinOp::Sub, Dt(x), Some(Dt(y))) => {
                 if x.zone.is_some() != y.zone.is_some() {
@@ -1795,10 +1832,10 @@ impl Interp<'_, '_> {
                 self.delta(i128::from(x.utc() - y.utc()), at)?
             }
             (BinOp::Add, Date(day), Some(Td(d))) | (BinOp::Add, Td(d), Some(Date(day))) => {
-                Val::Temporal(Date(self.add_days(day, i64::from(d.days), at)?))
+                RunValue::Temporal(Date(self.add_days(day, i64::from(d.days), at)?))
             }
             (BinOp::Sub, Date(day), Some(Td(d))) => {
-                Val::Temporal(Date(self.add_days(day, -i64::from(d.days), at)?))
+                RunValue::Temporal(Date(self.add_days(day, -i64::from(d.days), at)?))
             }
             (BinOp::Sub, Date(x), Some(Date(y))) => self
                 .delta(i128::from(i64::from(x) - i64::from(y)) * i128::from(MICROS_PER_DAY), at)?,
@@ -1809,7 +1846,7 @@ impl Interp<'_, '_> {
                 if y.total() == 0 {
                     return Err(self.raise("ZeroDivisionError", "division by zero", at));
                 }
-                Val::Float(true_divide(x.total(), y.total()))
+                RunValue::Float(true_divide(x.total(), y.total()))
             }
             (BinOp::FloorDiv, Td(x), Some(Td(y))) => {
                 if y.total() == 0 {
@@ -1817,7 +1854,7 @@ impl Interp<'_, '_> {
                     return Err(self.raise("ZeroDivisionError", message, at));
                 }
                 let (q, _) = python_divmod(x.total(), y.total());
-                Val::Int(i64::try_from(q).map_err(|_| self.overflow(at))?)
+                RunValue::Int(i64::try_from(q).map_err(|_| self.overflow(at))?)
             }
             (BinOp::Mod, Td(x), Some(Td(y))) => {
                 if y.total() == 0 {
@@ -1839,7 +1876,7 @@ impl Interp<'_, '_> {
                 };
                 self.delta(micros, at)?
             }
-            (BinOp::Div, Td(d), None) if matches!(other, Val::Float(_)) => {
+            (BinOp::Div, Td(d), None) if matches!(other, RunValue::Float(_)) => {
                 let x = other.as_float().unwrap_or(0.0);
                 let (numerator, shift) = self.ratio(x, at)?;
                 let Some(numerator) = numerator else {
@@ -1863,7 +1900,7 @@ impl Interp<'_, '_> {
     }
 
     /// `delta * n` for an int or a float, rounded half to even.
-    fn delta_times(&mut self, delta: Delta, n: &Val, at: At) -> R<Val> {
+    fn delta_times(&mut self, delta: Delta, n: &RunValue, at: At) -> R<RunValue> {
         if let Some(n) = n.as_int() {
             let product = delta.total().checked_mul(i128::from(n));
             return self.delta(product.unwrap_or(i128::MAX), at);
@@ -1915,16 +1952,16 @@ impl Interp<'_, '_> {
     }
 
     /// `-value`, `+value`.
-    pub(crate) fn temporal_unary(&mut self, op: UnOp, t: Temporal, at: At) -> R<Option<Val>> {
+    pub(crate) fn temporal_unary(&mut self, op: UnOp, t: Temporal, at: At) -> R<Option<RunValue>> {
         match (op, t) {
             (UnOp::Neg, Temporal::Delta(d)) => self.delta(-d.total(), at).map(Some),
-            (UnOp::Pos, Temporal::Delta(d)) => Ok(Some(Val::Temporal(Temporal::Delta(d)))),
+            (UnOp::Pos, Temporal::Delta(d)) => Ok(Some(RunValue::Temporal(Temporal::Delta(d)))),
             _ => Ok(None),
         }
     }
 
     /// `abs(timedelta)`.
-    pub(crate) fn temporal_abs(&mut self, t: Temporal, at: At) -> R<Option<Val>> {
+    pub(crate) fn temporal_abs(&mut self, t: Temporal, at: At) -> R<Option<RunValue>> {
         match t {
             Temporal::Delta(d) => self.delta(d.total().abs(), at).map(Some),
             _ => Ok(None),
@@ -1972,9 +2009,9 @@ impl Interp<'_, '_> {
     }
 
     /// Whether `value` is an instance of class `kind` (a datetime is a date).
-    pub(crate) fn temporal_isinstance(value: &Val, kind: Kind) -> bool {
+    pub(crate) fn temporal_isinstance(value: &RunValue, kind: Kind) -> bool {
         match value {
-            Val::Temporal(t) => {
+            RunValue::Temporal(t) => {
                 t.kind() == kind || (kind == Kind::Date && t.kind() == Kind::DateTime)
             }
             _ => false,

@@ -17,7 +17,7 @@ use super::ast::{
     ParamKind, Stmt, StmtKind, Target,
 };
 use super::runtime::{
-    Builtin, Closure, DictObj, Env, ExcObj, InstanceObj, ListObj, ObjectObj, Scope, Val,
+    Builtin, Closure, DictObj, Env, ExcObj, InstanceObj, ListObj, ObjectObj, RunValue, Scope,
     builtin_exception_parent, builtin_value,
 };
 use super::{
@@ -49,7 +49,7 @@ pub(crate) type R<T> = Result<T, Signal>;
 /// How a block ended.
 enum Exit {
     Normal,
-    Return(Val),
+    Return(RunValue),
     Break,
     Continue,
 }
@@ -73,16 +73,16 @@ impl<'p> Frame<'p> {
         Frame::new(None, Scope::Module, None)
     }
 
-    fn get(&self, name: &str) -> Option<Val> {
+    fn get(&self, name: &str) -> Option<RunValue> {
         self.env.vars.borrow().get(name).cloned()
     }
 
-    fn set(&self, name: String, value: Val) {
+    fn set(&self, name: String, value: RunValue) {
         let old = self.env.vars.borrow_mut().insert(name, value);
         drop(old);
     }
 
-    fn remove(&self, name: &str) -> Option<Val> {
+    fn remove(&self, name: &str) -> Option<RunValue> {
         self.env.vars.borrow_mut().remove(name)
     }
 }
@@ -99,7 +99,7 @@ pub(crate) struct Interp<'p, 'h> {
     /// Exceptions being handled, innermost last, for a bare `raise`.
     handling: Vec<(Rc<ExcObj>, At, usize)>,
     /// The names each module-level assignment bound, once evaluated in this run.
-    assigned: BTreeMap<usize, BTreeMap<String, Val>>,
+    assigned: BTreeMap<usize, BTreeMap<String, RunValue>>,
     /// The module-level assignments being evaluated, innermost last.
     resolving: Vec<usize>,
     /// Where in the module the module-level code being evaluated stands, innermost last:
@@ -129,8 +129,8 @@ pub(crate) struct Interp<'p, 'h> {
     /// The environment the process was started with, `os.environ` once made, and
     /// `sys.path`.
     pub(crate) env: Rc<[(String, String)]>,
-    pub(crate) environ: Option<Val>,
-    pub(crate) sys_path: Option<Val>,
+    pub(crate) environ: Option<RunValue>,
+    pub(crate) sys_path: Option<RunValue>,
 }
 
 /// What a process keeps between calls: the module-level values its code has computed
@@ -139,7 +139,7 @@ pub(crate) struct Interp<'p, 'h> {
 /// containers it made, so that their reference cycles can be broken when it ends.
 #[derive(Default)]
 pub(crate) struct State {
-    assigned: BTreeMap<usize, BTreeMap<String, Val>>,
+    assigned: BTreeMap<usize, BTreeMap<String, RunValue>>,
     taken: BTreeMap<usize, usize>,
     class_attrs: super::classes::ClassAttrs,
     dataclasses: super::classes::Dataclasses,
@@ -150,8 +150,8 @@ pub(crate) struct State {
     excs: Vec<Weak<ExcObj>>,
     prune_at: usize,
     pub(crate) env: Rc<[(String, String)]>,
-    environ: Option<Val>,
-    sys_path: Option<Val>,
+    environ: Option<RunValue>,
+    sys_path: Option<RunValue>,
 }
 
 impl State {
@@ -277,7 +277,7 @@ impl<'p, 'h> Interp<'p, 'h> {
         let instance =
             Rc::new(InstanceObj { class, attrs: RefCell::new(super::net::handler_attrs(request)) });
         self.instances.push(Rc::downgrade(&instance));
-        let value = Val::Instance(instance.clone());
+        let value = RunValue::Instance(instance.clone());
         let method = format!("do_{}", request.method);
         let result = match self.class_lookup(class, &method) {
             Ok(Some(member)) => self
@@ -286,7 +286,7 @@ impl<'p, 'h> Interp<'p, 'h> {
                 .map(drop),
             Ok(None) => {
                 let message = format!("Unsupported method ('{}')", request.method);
-                let args = vec![Val::Int(501), Val::str(&message)];
+                let args = vec![RunValue::Int(501), RunValue::str(&message)];
                 self.handler_method(&value, "send_error", &args, &[], at).map(drop)
             }
             Err(signal) => Err(signal),
@@ -391,7 +391,7 @@ impl<'p> Interp<'p, '_> {
         function: &'p Function,
         kwargs: &[(String, PyValue)],
         with_context: bool,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let at = function.range;
         let body = match &function.body {
             Ok(body) => body,
@@ -408,11 +408,11 @@ impl<'p> Interp<'p, '_> {
         let mut missing = Vec::new();
         for param in function.params.iter().filter(|p| p.stars == 0) {
             let value = match kwargs.iter().find(|(k, _)| *k == param.name) {
-                Some((_, value)) => self.val_of(value, 0, at)?,
+                Some((_, value)) => self.run_value_of(value, 0, at)?,
                 None => match (param.kind, &param.default) {
-                    (ParamKind::RasaContext, _) if with_context => Val::Context,
+                    (ParamKind::RasaContext, _) if with_context => RunValue::Context,
                     (_, Some(default)) => self.eval(&mut Frame::module(), default)?,
-                    (ParamKind::RasaContext | ParamKind::McpContext, None) => Val::None,
+                    (ParamKind::RasaContext | ParamKind::McpContext, None) => RunValue::None,
                     (ParamKind::Plain, None) => {
                         missing.push(param.name.as_str());
                         continue;
@@ -427,7 +427,7 @@ impl<'p> Interp<'p, '_> {
         self.execute(body, frame, at)
     }
 
-    fn execute(&mut self, body: &'p [Stmt], mut frame: Frame<'p>, at: At) -> R<Val> {
+    fn execute(&mut self, body: &'p [Stmt], mut frame: Frame<'p>, at: At) -> R<RunValue> {
         if self.calls >= MAX_CALL_DEPTH {
             return Err(self.too_many_calls(at));
         }
@@ -436,7 +436,7 @@ impl<'p> Interp<'p, '_> {
         self.calls -= 1;
         match result? {
             Exit::Return(value) => Ok(value),
-            _ => Ok(Val::None),
+            _ => Ok(RunValue::None),
         }
     }
 
@@ -444,10 +444,10 @@ impl<'p> Interp<'p, '_> {
     fn call_function(
         &mut self,
         index: usize,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let (body, frame) = self.bind_call(index, args, kwargs, at)?;
         if self.calls >= MAX_CALL_DEPTH {
             return Err(self.too_many_calls(at));
@@ -461,8 +461,8 @@ impl<'p> Interp<'p, '_> {
     fn bind_call(
         &mut self,
         index: usize,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
     ) -> R<(&'p [Stmt], Frame<'p>)> {
         let program = self.program;
@@ -480,13 +480,17 @@ impl<'p> Interp<'p, '_> {
         for star in function.params.iter().filter(|p| p.stars > 0) {
             let value = if star.stars == 1 {
                 let before = function.params.iter().take_while(|p| p.stars == 0).count();
-                Val::tuple(if args.len() > before { args.split_off(before) } else { Vec::new() })
+                RunValue::tuple(if args.len() > before {
+                    args.split_off(before)
+                } else {
+                    Vec::new()
+                })
             } else {
                 let named = |k: &str| function.params.iter().any(|p| p.stars == 0 && p.name == k);
                 let (extra, kept): (Vec<_>, Vec<_>) =
                     kwargs.into_iter().partition(|(k, _)| !named(k));
                 kwargs = kept;
-                let entries = extra.into_iter().map(|(k, v)| (Val::str(&k), v)).collect();
+                let entries = extra.into_iter().map(|(k, v)| (RunValue::str(&k), v)).collect();
                 self.new_dict(entries)
             };
             frame.set(star.name.clone(), value);
@@ -501,7 +505,7 @@ impl<'p> Interp<'p, '_> {
                 (None, Some(default)) => {
                     self.in_file(function.file, |i| i.eval(&mut Frame::module(), default))?
                 }
-                (None, None) => Val::None,
+                (None, None) => RunValue::None,
             };
             frame.set(param.name.clone(), value);
         }
@@ -514,10 +518,10 @@ impl<'p> Interp<'p, '_> {
         &self,
         name: &str,
         params: &[(&str, bool)],
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         if args.len() > params.len() {
             let required = params.iter().filter(|(_, default)| !default).count();
             let takes = if required == params.len() {
@@ -529,7 +533,7 @@ impl<'p> Interp<'p, '_> {
             let message = format!("{name}() takes {takes} but {} {given} given", args.len());
             return Err(self.raise("TypeError", message, at));
         }
-        let mut slots: Vec<Option<Val>> = vec![None; params.len()];
+        let mut slots: Vec<Option<RunValue>> = vec![None; params.len()];
         for (slot, value) in slots.iter_mut().zip(args) {
             *slot = Some(value);
         }
@@ -664,12 +668,16 @@ impl<'p> Interp<'p, '_> {
     /// Raises `class(message)`.
     pub(crate) fn raise(&self, class: &str, message: impl Into<String>, at: At) -> Signal {
         let message: String = message.into();
-        self.raise_with(class, vec![Val::str(&message)], at)
+        self.raise_with(class, vec![RunValue::str(&message)], at)
     }
 
     /// Raises `class(*args)`.
-    pub(crate) fn raise_with(&self, class: &str, args: Vec<Val>, at: At) -> Signal {
-        Signal::Raise(Box::new(Raised { exc: Val::exception(class, args), at, file: self.file }))
+    pub(crate) fn raise_with(&self, class: &str, args: Vec<RunValue>, at: At) -> Signal {
+        Signal::Raise(Box::new(Raised {
+            exc: RunValue::exception(class, args),
+            at,
+            file: self.file,
+        }))
     }
 
     /// Raises `MemoryError`: a value beyond [`MAX_SIZE`].
@@ -704,19 +712,19 @@ impl<'p> Interp<'p, '_> {
     // ----- containers -----
 
     /// A new list, remembered so that cycles can be broken when the run ends.
-    pub(crate) fn new_list(&mut self, items: Vec<Val>) -> Val {
+    pub(crate) fn new_list(&mut self, items: Vec<RunValue>) -> RunValue {
         let list = Rc::new(ListObj { items: items.into(), frozen: Cell::new(false) });
         self.lists.push(Rc::downgrade(&list));
         self.prune();
-        Val::List(list)
+        RunValue::List(list)
     }
 
     /// A new dict, remembered as lists are.
-    pub(crate) fn new_dict(&mut self, entries: Vec<(Val, Val)>) -> Val {
+    pub(crate) fn new_dict(&mut self, entries: Vec<(RunValue, RunValue)>) -> RunValue {
         let dict = Rc::new(DictObj { entries: entries.into() });
         self.dicts.push(Rc::downgrade(&dict));
         self.prune();
-        Val::Dict(dict)
+        RunValue::Dict(dict)
     }
 
     pub(crate) fn prune(&mut self) {
@@ -778,7 +786,7 @@ impl<'p> Interp<'p, '_> {
             }
             StmtKind::Return(value) => match value {
                 Some(e) => self.eval(f, e).map(Exit::Return),
-                None => Ok(Exit::Return(Val::None)),
+                None => Ok(Exit::Return(RunValue::None)),
             },
             StmtKind::Pass | StmtKind::Declare(_) => Ok(Exit::Normal),
             StmtKind::Break => Ok(Exit::Break),
@@ -818,7 +826,7 @@ impl<'p> Interp<'p, '_> {
     ) -> R<Exit> {
         let Some((expr, target)) = items.get(index) else { return self.block(f, body) };
         let manager = self.eval(f, expr)?;
-        if let Val::Foreign(what) = &manager {
+        if let RunValue::Foreign(what) = &manager {
             return Err(self.unsupported(&format!("`with` {what}"), expr.at));
         }
         let (enter, exit) =
@@ -845,13 +853,13 @@ impl<'p> Interp<'p, '_> {
         });
         match result {
             Ok(exit_kind) => {
-                let none = vec![Val::None, Val::None, Val::None];
+                let none = vec![RunValue::None, RunValue::None, RunValue::None];
                 self.call_value(exit, none, Vec::new(), expr.at)?;
                 Ok(exit_kind)
             }
             Err(Signal::Raise(raised)) => {
-                let class = Val::ExcClass(raised.exc.class.clone());
-                let args = vec![class, Val::Exc(raised.exc.clone()), Val::None];
+                let class = RunValue::ExcClass(raised.exc.class.clone());
+                let args = vec![class, RunValue::Exc(raised.exc.clone()), RunValue::None];
                 self.handling.push((raised.exc.clone(), raised.at, raised.file));
                 let exited = self.call_value(exit, args, Vec::new(), expr.at);
                 self.handling.pop();
@@ -986,33 +994,35 @@ impl<'p> Interp<'p, '_> {
             Some((at, Ok(value))) => Some((value, at)),
         };
         let raised = match value {
-            Val::Exc(exc) => exc,
-            Val::ExcClass(class) => match self.new_exception(class, Vec::new(), Vec::new(), at) {
-                Ok(Val::Exc(exc)) => exc,
-                Ok(_) => {
-                    return self.raise(
-                        "TypeError",
-                        "exceptions must derive from BaseException",
-                        at,
-                    );
+            RunValue::Exc(exc) => exc,
+            RunValue::ExcClass(class) => {
+                match self.new_exception(class, Vec::new(), Vec::new(), at) {
+                    Ok(RunValue::Exc(exc)) => exc,
+                    Ok(_) => {
+                        return self.raise(
+                            "TypeError",
+                            "exceptions must derive from BaseException",
+                            at,
+                        );
+                    }
+                    Err(signal) => return signal,
                 }
-                Err(signal) => return signal,
-            },
-            Val::Foreign(what) => return self.unsupported(&what, exc.at),
+            }
+            RunValue::Foreign(what) => return self.unsupported(&what, exc.at),
             _ => return self.raise("TypeError", "exceptions must derive from BaseException", at),
         };
         if let Some((cause, cause_at)) = cause {
             let cause = match cause {
-                Val::None => None,
-                Val::Exc(cause) => Some(cause),
-                Val::ExcClass(class) => {
+                RunValue::None => None,
+                RunValue::Exc(cause) => Some(cause),
+                RunValue::ExcClass(class) => {
                     match self.new_exception(class, Vec::new(), Vec::new(), cause_at) {
-                        Ok(Val::Exc(exc)) => Some(exc),
+                        Ok(RunValue::Exc(exc)) => Some(exc),
                         Ok(_) => None,
                         Err(signal) => return signal,
                     }
                 }
-                Val::Foreign(what) => return self.unsupported(&what, cause_at),
+                RunValue::Foreign(what) => return self.unsupported(&what, cause_at),
                 _ => {
                     let message = "exception causes must derive from BaseException";
                     return self.raise("TypeError", message, at);
@@ -1085,7 +1095,7 @@ impl<'p> Interp<'p, '_> {
                 self.chain(&raised.exc, &handled);
             }
             if let Some(name) = &handler.name {
-                f.set(name.clone(), Val::Exc(raised.exc.clone()));
+                f.set(name.clone(), RunValue::Exc(raised.exc.clone()));
             }
             self.handling.push((raised.exc.clone(), raised.at, raised.file));
             let result = self.block(f, &handler.body);
@@ -1102,10 +1112,16 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// Whether an `except` clause naming `types` catches an exception of `class`.
-    fn exception_matches(&mut self, class: &str, types: &Val, depth: usize, at: At) -> R<bool> {
+    fn exception_matches(
+        &mut self,
+        class: &str,
+        types: &RunValue,
+        depth: usize,
+        at: At,
+    ) -> R<bool> {
         match types {
-            Val::ExcClass(base) => Ok(self.is_subclass(class, base)),
-            Val::Tuple(tuple) if depth < MAX_VALUE_DEPTH => {
+            RunValue::ExcClass(base) => Ok(self.is_subclass(class, base)),
+            RunValue::Tuple(tuple) if depth < MAX_VALUE_DEPTH => {
                 for item in &tuple.items {
                     if self.exception_matches(class, item, depth + 1, at)? {
                         return Ok(true);
@@ -1113,7 +1129,7 @@ impl<'p> Interp<'p, '_> {
                 }
                 Ok(false)
             }
-            Val::Foreign(what) => Err(self.unsupported(what, at)),
+            RunValue::Foreign(what) => Err(self.unsupported(what, at)),
             _ => Err(self.raise(
                 "TypeError",
                 "catching classes that do not inherit from BaseException is not allowed",
@@ -1126,7 +1142,7 @@ impl<'p> Interp<'p, '_> {
         &mut self,
         f: &mut Frame<'p>,
         target: &'p Target,
-        value: Val,
+        value: RunValue,
         at: At,
     ) -> R<()> {
         match target {
@@ -1239,7 +1255,7 @@ impl<'p> Interp<'p, '_> {
     // ----- expressions -----
 
     /// Evaluates an expression.
-    pub(crate) fn eval(&mut self, f: &mut Frame<'p>, e: &'p Expr) -> R<Val> {
+    pub(crate) fn eval(&mut self, f: &mut Frame<'p>, e: &'p Expr) -> R<RunValue> {
         self.step(e.at)?;
         self.descend(e.at)?;
         let result = self.eval_kind(f, e);
@@ -1249,7 +1265,7 @@ impl<'p> Interp<'p, '_> {
 
     /// Dispatches on the kind of expression. Every arm with work of its own calls a
     /// function, so that this frame, which nested expressions stack, stays small.
-    fn eval_kind(&mut self, f: &mut Frame<'p>, e: &'p Expr) -> R<Val> {
+    fn eval_kind(&mut self, f: &mut Frame<'p>, e: &'p Expr) -> R<RunValue> {
         match &e.kind {
             ExprKind::Const(c) => Ok(constant(c)),
             ExprKind::FString(parts) => self.eval_fstring(f, parts, e.at),
@@ -1276,14 +1292,14 @@ impl<'p> Interp<'p, '_> {
         }
     }
 
-    fn eval_fstring(&mut self, f: &mut Frame<'p>, parts: &'p [FPart], at: At) -> R<Val> {
+    fn eval_fstring(&mut self, f: &mut Frame<'p>, parts: &'p [FPart], at: At) -> R<RunValue> {
         let mut out = String::new();
         self.render(f, parts, &mut out, at)?;
         self.check_str(&out, at)?;
-        Ok(Val::str(&out))
+        Ok(RunValue::str(&out))
     }
 
-    fn eval_attr(&mut self, f: &mut Frame<'p>, obj: &'p Expr, name: &str, at: At) -> R<Val> {
+    fn eval_attr(&mut self, f: &mut Frame<'p>, obj: &'p Expr, name: &str, at: At) -> R<RunValue> {
         let value = self.eval(f, obj)?;
         self.get_attr(value, name, at)
     }
@@ -1294,10 +1310,10 @@ impl<'p> Interp<'p, '_> {
         obj: &'p Expr,
         index: &'p Expr,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let container = self.eval(f, obj)?;
         if let ExprKind::Slice(lower, upper, step) = &index.kind {
-            let mut bound = |b: &'p Option<Box<Expr>>| -> R<Option<Val>> {
+            let mut bound = |b: &'p Option<Box<Expr>>| -> R<Option<RunValue>> {
                 b.as_ref().map(|b| self.eval(f, b)).transpose()
             };
             let (lower, upper, step) = (bound(lower)?, bound(upper)?, bound(step)?);
@@ -1314,15 +1330,15 @@ impl<'p> Interp<'p, '_> {
         args: &'p [Expr],
         kwargs: &'p [(String, Expr)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let callee = self.eval(f, func)?;
-        if let Val::Builtin(Builtin::Super) = callee
+        if let RunValue::Builtin(Builtin::Super) = callee
             && args.is_empty()
             && kwargs.is_empty()
         {
             return self.zero_arg_super(f, at);
         }
-        if let Val::Builtin(builtin @ (Builtin::Any | Builtin::All | Builtin::Next)) = callee
+        if let RunValue::Builtin(builtin @ (Builtin::Any | Builtin::All | Builtin::Next)) = callee
             && kwargs.is_empty()
             && (args.len() == 1 || (builtin == Builtin::Next && args.len() == 2))
             && let Some(generator) = args.first()
@@ -1335,7 +1351,7 @@ impl<'p> Interp<'p, '_> {
         for arg in args {
             values.push(self.eval(f, arg)?);
         }
-        let mut named: Vec<(String, Val)> = Vec::with_capacity(kwargs.len());
+        let mut named: Vec<(String, RunValue)> = Vec::with_capacity(kwargs.len());
         for (name, arg) in kwargs {
             match name.as_str() {
                 "*" => {
@@ -1344,7 +1360,7 @@ impl<'p> Interp<'p, '_> {
                 }
                 "**" => {
                     let mapping = self.eval(f, arg)?;
-                    let Val::Dict(dict) = &mapping else {
+                    let RunValue::Dict(dict) = &mapping else {
                         let message = format!(
                             "argument after ** must be a mapping, not {}",
                             self.type_name(&mapping)
@@ -1352,7 +1368,7 @@ impl<'p> Interp<'p, '_> {
                         return Err(self.raise("TypeError", message, arg.at));
                     };
                     for (key, value) in dict.entries.borrow().clone() {
-                        let Val::Str(key) = key else {
+                        let RunValue::Str(key) = key else {
                             return Err(self.raise("TypeError", "keywords must be strings", at));
                         };
                         if named.iter().any(|(k, _)| **k == *key) {
@@ -1375,7 +1391,7 @@ impl<'p> Interp<'p, '_> {
         op: super::ast::UnOp,
         operand: &'p Expr,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let value = self.eval(f, operand)?;
         self.unary(op, &value, at)
     }
@@ -1387,15 +1403,15 @@ impl<'p> Interp<'p, '_> {
         left: &'p Expr,
         right: &'p Expr,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let a = self.eval(f, left)?;
         let b = self.eval(f, right)?;
         self.binary(op, &a, &b, at)
     }
 
     /// `and` (stops at the first false operand) or `or` (at the first true one).
-    fn eval_bool(&mut self, f: &mut Frame<'p>, items: &'p [Expr], stop_when: bool) -> R<Val> {
-        let mut last = Val::None;
+    fn eval_bool(&mut self, f: &mut Frame<'p>, items: &'p [Expr], stop_when: bool) -> R<RunValue> {
+        let mut last = RunValue::None;
         for item in items {
             last = self.eval(f, item)?;
             if last.truthy() == stop_when {
@@ -1411,16 +1427,16 @@ impl<'p> Interp<'p, '_> {
         left: &'p Expr,
         ops: &'p [(super::ast::CmpOp, Expr)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let mut a = self.eval(f, left)?;
         for (op, right) in ops {
             let b = self.eval(f, right)?;
             if !self.compare(*op, &a, &b, at)? {
-                return Ok(Val::Bool(false));
+                return Ok(RunValue::Bool(false));
             }
             a = b;
         }
-        Ok(Val::Bool(true))
+        Ok(RunValue::Bool(true))
     }
 
     fn eval_if_else(
@@ -1429,18 +1445,24 @@ impl<'p> Interp<'p, '_> {
         test: &'p Expr,
         body: &'p Expr,
         orelse: &'p Expr,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         if self.eval(f, test)?.truthy() { self.eval(f, body) } else { self.eval(f, orelse) }
     }
 
     /// A list (`kind` 0), set (1) or tuple (2) display.
-    fn eval_sequence(&mut self, f: &mut Frame<'p>, items: &'p [Expr], kind: u8, at: At) -> R<Val> {
+    fn eval_sequence(
+        &mut self,
+        f: &mut Frame<'p>,
+        items: &'p [Expr],
+        kind: u8,
+        at: At,
+    ) -> R<RunValue> {
         let mut values = Vec::with_capacity(items.len());
         for item in items {
             values.push(self.eval(f, item)?);
         }
         match kind {
-            2 => Ok(Val::tuple(values)),
+            2 => Ok(RunValue::tuple(values)),
             1 => {
                 let unique = self.unique(values, at)?;
                 Ok(self.new_list(unique))
@@ -1449,13 +1471,13 @@ impl<'p> Interp<'p, '_> {
         }
     }
 
-    fn eval_dict(&mut self, f: &mut Frame<'p>, entries: &'p [(Expr, Expr)], at: At) -> R<Val> {
+    fn eval_dict(&mut self, f: &mut Frame<'p>, entries: &'p [(Expr, Expr)], at: At) -> R<RunValue> {
         let dict = self.new_dict(Vec::new());
-        if let Val::Dict(d) = &dict {
+        if let RunValue::Dict(d) = &dict {
             for (key, value) in entries {
                 if matches!(&key.kind, ExprKind::Name(n) if n == super::ast::UNPACK) {
                     let mapping = self.eval(f, value)?;
-                    let Val::Dict(source) = &mapping else {
+                    let RunValue::Dict(source) = &mapping else {
                         let message =
                             format!("'{}' object is not a mapping", self.type_name(&mapping));
                         return Err(self.raise("TypeError", message, value.at));
@@ -1483,9 +1505,9 @@ impl<'p> Interp<'p, '_> {
                 FPart::Field(field) => {
                     let value = self.eval(f, &field.expr)?;
                     let value = match field.conversion {
-                        Some('r') => Val::str(&self.repr(&value, at)?),
-                        Some('s') => Val::str(&self.str_of(&value, at)?),
-                        Some('a') => Val::str(&ascii(&self.repr(&value, at)?)),
+                        Some('r') => RunValue::str(&self.repr(&value, at)?),
+                        Some('s') => RunValue::str(&self.str_of(&value, at)?),
+                        Some('a') => RunValue::str(&ascii(&self.repr(&value, at)?)),
                         _ => value,
                     };
                     let mut spec = String::new();
@@ -1515,7 +1537,7 @@ impl<'p> Interp<'p, '_> {
         value: Option<&'p Expr>,
         clauses: &'p [super::ast::Clause],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let Some(first) = clauses.first() else { return Ok(self.new_list(Vec::new())) };
         // The first iterable is evaluated in the enclosing scope; the loop variables live
         // in the comprehension's own.
@@ -1527,7 +1549,7 @@ impl<'p> Interp<'p, '_> {
         match kind {
             CompKind::Dict => {
                 let dict = self.new_dict(Vec::new());
-                if let Val::Dict(d) = &dict {
+                if let RunValue::Dict(d) = &dict {
                     for (key, value) in entries {
                         self.dict_set(d, key, value, at)?;
                     }
@@ -1553,9 +1575,9 @@ impl<'p> Interp<'p, '_> {
         (elt, clauses): (&'p Expr, &'p [super::ast::Clause]),
         default: Option<&'p Expr>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         self.step(generator.at)?;
-        let Some(first) = clauses.first() else { return Ok(Val::None) };
+        let Some(first) = clauses.first() else { return Ok(RunValue::None) };
         let iterable = self.eval(f, &first.iter)?;
         let default = match default {
             Some(default) => Some(self.eval(f, default)?),
@@ -1575,8 +1597,8 @@ impl<'p> Interp<'p, '_> {
         self.ascend();
         result?;
         Ok(match (builtin, sink.found) {
-            (Builtin::Any, found) => Val::Bool(found.is_some()),
-            (Builtin::All, found) => Val::Bool(found.is_none()),
+            (Builtin::Any, found) => RunValue::Bool(found.is_some()),
+            (Builtin::All, found) => RunValue::Bool(found.is_none()),
             (_, Some(item)) => item,
             (_, None) => match default {
                 Some(default) => default,
@@ -1592,7 +1614,7 @@ impl<'p> Interp<'p, '_> {
         f: &mut Frame<'p>,
         clauses: &'p [super::ast::Clause],
         index: usize,
-        iterable: &Val,
+        iterable: &RunValue,
         (elt, value): (&'p Expr, Option<&'p Expr>),
         sink: &mut Sink,
         at: At,
@@ -1643,7 +1665,7 @@ impl<'p> Interp<'p, '_> {
 
     /// The value of a name: local, then the enclosing scopes of a lambda or a
     /// comprehension, then module level, then builtin.
-    fn load(&mut self, f: &Frame<'p>, name: &str, at: At) -> R<Val> {
+    fn load(&mut self, f: &Frame<'p>, name: &str, at: At) -> R<RunValue> {
         if let Some(value) = f.get(name) {
             return Ok(value);
         }
@@ -1694,7 +1716,7 @@ impl<'p> Interp<'p, '_> {
     // ----- lambdas -----
 
     /// `lambda …: …`: its defaults evaluated now, the scope around it kept.
-    fn eval_lambda(&mut self, f: &mut Frame<'p>, def: &'p Arc<LambdaDef>) -> R<Val> {
+    fn eval_lambda(&mut self, f: &mut Frame<'p>, def: &'p Arc<LambdaDef>) -> R<RunValue> {
         let mut defaults = Vec::new();
         for default in def.params.iter().filter_map(|(_, d)| d.as_ref()) {
             defaults.push(self.eval(f, default)?);
@@ -1708,7 +1730,7 @@ impl<'p> Interp<'p, '_> {
                 Some(f.env.clone())
             }
         };
-        Ok(Val::Lambda(Rc::new(Closure {
+        Ok(RunValue::Lambda(Rc::new(Closure {
             def: def.clone(),
             qualname,
             defaults,
@@ -1742,10 +1764,10 @@ impl<'p> Interp<'p, '_> {
     fn call_lambda(
         &mut self,
         closure: &Closure,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let program = self.program;
         let Some(def) = program.lambdas.iter().find(|d| Arc::ptr_eq(d, &closure.def)) else {
             return Err(self.raise("NameError", "lambda not found", at));
@@ -1758,7 +1780,7 @@ impl<'p> Interp<'p, '_> {
         let mut defaults = closure.defaults.iter();
         for ((name, default), slot) in def.params.iter().zip(slots) {
             let fallback = if default.is_some() { defaults.next() } else { None };
-            frame.set(name.clone(), slot.or_else(|| fallback.cloned()).unwrap_or(Val::None));
+            frame.set(name.clone(), slot.or_else(|| fallback.cloned()).unwrap_or(RunValue::None));
         }
         if self.calls >= MAX_CALL_DEPTH {
             return Err(self.too_many_calls(at));
@@ -1771,13 +1793,13 @@ impl<'p> Interp<'p, '_> {
 
     /// A module-level name: its last binding, or while a module-level assignment is
     /// evaluated, its last binding before that assignment; else a builtin.
-    fn global(&mut self, name: &str, at: At) -> R<Val> {
+    fn global(&mut self, name: &str, at: At) -> R<RunValue> {
         self.unit_global(self.file, name, at)
     }
 
     /// Module-level `name` of unit `unit`: while the running code is that unit's own
     /// module-level code, its last binding before where that code stands.
-    pub(crate) fn unit_global(&mut self, unit: usize, name: &str, at: At) -> R<Val> {
+    pub(crate) fn unit_global(&mut self, unit: usize, name: &str, at: At) -> R<RunValue> {
         let program = self.program;
         let now = match self.now.last() {
             Some(&(file, position)) if file == unit => position,
@@ -1797,24 +1819,24 @@ impl<'p> Interp<'p, '_> {
             }
         }
         match found {
-            Some(Global::Function(i)) => Ok(Val::Function(*i)),
-            Some(Global::Model(i)) => Ok(Val::Model(*i)),
-            Some(Global::ToolResult) => Ok(Val::ToolResult),
-            Some(Global::Client) => Ok(Val::Client),
-            Some(Global::Module(module)) => Ok(Val::Module(*module)),
-            Some(Global::Unit(unit)) => Ok(Val::Unit(*unit)),
+            Some(Global::Function(i)) => Ok(RunValue::Function(*i)),
+            Some(Global::Model(i)) => Ok(RunValue::Model(*i)),
+            Some(Global::ToolResult) => Ok(RunValue::ToolResult),
+            Some(Global::Client) => Ok(RunValue::Client),
+            Some(Global::Module(module)) => Ok(RunValue::Module(*module)),
+            Some(Global::Unit(unit)) => Ok(RunValue::Unit(*unit)),
             Some(Global::StdName(module, name)) => self.module_attr(*module, name, at),
-            Some(Global::Class(class)) => Ok(Val::Class(*class)),
-            Some(Global::Builtin(builtin)) => Ok(Val::Builtin(*builtin)),
-            Some(Global::ExcClass(class)) => Ok(Val::ExcClass(Rc::from(class.as_str()))),
-            Some(Global::Other(what)) => Ok(Val::Foreign(Rc::from(what.as_str()))),
+            Some(Global::Class(class)) => Ok(RunValue::Class(*class)),
+            Some(Global::Builtin(builtin)) => Ok(RunValue::Builtin(*builtin)),
+            Some(Global::ExcClass(class)) => Ok(RunValue::ExcClass(Rc::from(class.as_str()))),
+            Some(Global::Other(what)) => Ok(RunValue::Foreign(Rc::from(what.as_str()))),
             Some(Global::Value(index)) => self.assigned_value(*index, name, at),
             Some(Global::Guarded(..)) | None if name == "__file__" => {
-                Ok(Val::str(&format!("/{}", program.units.get(unit).map_or("", |u| &u.path))))
+                Ok(RunValue::str(&format!("/{}", program.units.get(unit).map_or("", |u| &u.path))))
             }
             Some(Global::Guarded(..)) | None if name == "__name__" => {
                 let module = program.units.get(unit).map_or("", |u| u.module.as_str());
-                Ok(Val::str(module.rsplit('/').next().unwrap_or(module)))
+                Ok(RunValue::str(module.rsplit('/').next().unwrap_or(module)))
             }
             Some(Global::Guarded(..)) | None if unit != self.file => {
                 Err(self.module_attribute_error(unit, name, at))
@@ -1835,13 +1857,13 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// `module.name` on a module of the project: a name it binds, or its submodule.
-    pub(crate) fn unit_attribute(&mut self, unit: usize, name: &str, at: At) -> R<Val> {
+    pub(crate) fn unit_attribute(&mut self, unit: usize, name: &str, at: At) -> R<RunValue> {
         let program = self.program;
         let binds = program.units.get(unit).is_some_and(|u| u.globals.contains_key(name));
         if !binds {
             let wanted = format!("{}.{name}", program.units.get(unit).map_or("", |u| &u.module));
             if let Some(sub) = program.units.iter().position(|u| u.module == wanted) {
-                return Ok(Val::Unit(sub));
+                return Ok(RunValue::Unit(sub));
             }
             return Err(self.module_attribute_error(unit, name, at));
         }
@@ -1895,7 +1917,7 @@ impl<'p> Interp<'p, '_> {
 
     /// The value module-level assignment `index` bound to `name`, evaluating the
     /// assignment on first use.
-    fn assigned_value(&mut self, index: usize, name: &str, at: At) -> R<Val> {
+    fn assigned_value(&mut self, index: usize, name: &str, at: At) -> R<RunValue> {
         let program = self.program;
         let not_defined =
             |interp: &Self| interp.raise("NameError", format!("name '{name}' is not defined"), at);
@@ -1945,11 +1967,11 @@ impl<'p> Interp<'p, '_> {
     /// factory is itself recurses through here).
     pub(crate) fn call_value(
         &mut self,
-        callee: Val,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        callee: RunValue,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         self.descend(at)?;
         let result = self.call_callee(callee, args, kwargs, at);
         self.ascend();
@@ -1958,29 +1980,29 @@ impl<'p> Interp<'p, '_> {
 
     fn call_callee(
         &mut self,
-        callee: Val,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        callee: RunValue,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match callee {
-            Val::Function(index) => self.call_function(index, args, kwargs, at),
-            Val::Lambda(closure) => self.call_lambda(&closure, args, kwargs, at),
-            Val::Class(class) => self.instantiate_class(class, args, kwargs, at),
-            Val::Method(method) => {
+            RunValue::Function(index) => self.call_function(index, args, kwargs, at),
+            RunValue::Lambda(closure) => self.call_lambda(&closure, args, kwargs, at),
+            RunValue::Class(class) => self.instantiate_class(class, args, kwargs, at),
+            RunValue::Method(method) => {
                 let mut all = Vec::with_capacity(args.len() + 1);
                 all.push(method.receiver.clone());
                 all.extend(args);
                 self.call_value(method.function.clone(), all, kwargs, at)
             }
-            Val::Model(index) => self.instantiate(index, &args, &kwargs, at),
-            Val::ToolResult => self.tool_result(args, kwargs, at),
-            Val::ExcClass(class) => self.new_exception(class, args, kwargs, at),
-            Val::Generated(generated) => self.call_generated(generated, args, kwargs, at),
-            Val::Type(ty) => self.call_type(ty, args, kwargs, at),
-            Val::TemporalClass(kind) => self.construct_temporal(kind, args, kwargs, at),
-            Val::Builtin(builtin) => self.call_builtin(builtin, args, kwargs, at),
-            Val::Bound(bound) => self.call_bound(&bound, args, kwargs, at),
+            RunValue::Model(index) => self.instantiate(index, &args, &kwargs, at),
+            RunValue::ToolResult => self.tool_result(args, kwargs, at),
+            RunValue::ExcClass(class) => self.new_exception(class, args, kwargs, at),
+            RunValue::Generated(generated) => self.call_generated(generated, args, kwargs, at),
+            RunValue::Type(ty) => self.call_type(ty, args, kwargs, at),
+            RunValue::TemporalClass(kind) => self.construct_temporal(kind, args, kwargs, at),
+            RunValue::Builtin(builtin) => self.call_builtin(builtin, args, kwargs, at),
+            RunValue::Bound(bound) => self.call_bound(&bound, args, kwargs, at),
             other => Err(self.not_callable(&other, at)),
         }
     }
@@ -1988,20 +2010,20 @@ impl<'p> Interp<'p, '_> {
     fn call_bound(
         &mut self,
         bound: &super::runtime::BoundObj,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match &bound.receiver {
-            Val::Client => self.crm_call(&bound.name, &args, &kwargs, at),
-            Val::Memory => self.memory_call(&bound.name, args, kwargs, at),
+            RunValue::Client => self.crm_call(&bound.name, &args, &kwargs, at),
+            RunValue::Memory => self.memory_call(&bound.name, args, kwargs, at),
             receiver => self.call_method(receiver, &bound.name, args, kwargs, at),
         }
     }
 
     #[cold]
-    fn not_callable(&self, value: &Val, at: At) -> Signal {
-        if let Val::Foreign(what) = value {
+    fn not_callable(&self, value: &RunValue, at: At) -> Signal {
+        if let RunValue::Foreign(what) = value {
             return self.unsupported(&format!("calling {what}"), at);
         }
         let message = format!("'{}' object is not callable", self.type_name(value));
@@ -2011,10 +2033,10 @@ impl<'p> Interp<'p, '_> {
     fn crm_call(
         &mut self,
         function: &str,
-        args: &[Val],
-        kwargs: &[(String, Val)],
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let mut py_args = Vec::with_capacity(args.len());
         for arg in args {
             py_args.push(self.py_of(arg, 0, at)?);
@@ -2025,7 +2047,7 @@ impl<'p> Interp<'p, '_> {
         }
         let span = self.span(at);
         match self.host.crm_call(function, &py_args, &py_kwargs, span) {
-            Ok(value) => self.val_of(&value, 0, at),
+            Ok(value) => self.run_value_of(&value, 0, at),
             Err(error) => Err(self.raise_host(error, at)),
         }
     }
@@ -2033,10 +2055,10 @@ impl<'p> Interp<'p, '_> {
     fn memory_call(
         &mut self,
         method: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let second = if method == "get" { "default" } else { "value" };
         let mut positional = args.into_iter();
         let mut path = positional.next();
@@ -2061,7 +2083,7 @@ impl<'p> Interp<'p, '_> {
             *slot = Some(value);
         }
         let path = match path {
-            Some(Val::Str(path)) => path,
+            Some(RunValue::Str(path)) => path,
             Some(other) => {
                 let message =
                     format!("a memory path must be a str, not {}", self.type_name(&other));
@@ -2074,9 +2096,9 @@ impl<'p> Interp<'p, '_> {
         };
         let span = self.span(at);
         if method == "get" {
-            let default = self.py_of(&other.unwrap_or(Val::None), 0, at)?;
+            let default = self.py_of(&other.unwrap_or(RunValue::None), 0, at)?;
             let value = self.host.memory_get(&path, default, span);
-            return self.val_of(&value, 0, at);
+            return self.run_value_of(&value, 0, at);
         }
         let Some(value) = other else {
             let message = "set() missing 1 required positional argument: 'value'";
@@ -2084,7 +2106,7 @@ impl<'p> Interp<'p, '_> {
         };
         let value = self.py_of(&value, 0, at)?;
         match self.host.memory_set(&path, value, span) {
-            Ok(()) => Ok(Val::None),
+            Ok(()) => Ok(RunValue::None),
             Err(error) => Err(self.raise_host(error, at)),
         }
     }
@@ -2093,10 +2115,10 @@ impl<'p> Interp<'p, '_> {
     fn instantiate(
         &mut self,
         index: usize,
-        args: &[Val],
-        kwargs: &[(String, Val)],
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let program = self.program;
         let Some(model) = program.models.get(index) else {
             return Err(self.raise("NameError", "model not found", at));
@@ -2108,7 +2130,7 @@ impl<'p> Interp<'p, '_> {
             );
             return Err(self.raise("TypeError", message, at));
         }
-        let mut fields: Vec<(Rc<str>, Val)> = Vec::new();
+        let mut fields: Vec<(Rc<str>, RunValue)> = Vec::new();
         let mut errors = Vec::new();
         for field in &model.fields {
             if let Some((_, value)) = kwargs.iter().find(|(k, _)| *k == field.name) {
@@ -2165,10 +2187,10 @@ impl<'p> Interp<'p, '_> {
             return Err(self.raise("ValidationError", message, at));
         }
         let object = ObjectObj { class: Rc::from(model.name.as_str()), model: Some(index), fields };
-        Ok(Val::Object(Rc::new(object)))
+        Ok(RunValue::Object(Rc::new(object)))
     }
 
-    fn kwargs_repr(&mut self, kwargs: &[(String, Val)], at: At) -> R<String> {
+    fn kwargs_repr(&mut self, kwargs: &[(String, RunValue)], at: At) -> R<String> {
         let mut out = String::from("{");
         for (i, (key, value)) in kwargs.iter().enumerate() {
             if i > 0 {
@@ -2183,12 +2205,17 @@ impl<'p> Interp<'p, '_> {
     }
 
     /// Rasa's `ToolResult(llm_response=…, …)`.
-    fn tool_result(&mut self, args: Vec<Val>, kwargs: Vec<(String, Val)>, at: At) -> R<Val> {
+    fn tool_result(
+        &mut self,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
+        at: At,
+    ) -> R<RunValue> {
         if args.len() > 1 {
             let message = "ToolResult() takes at most 1 positional argument";
             return Err(self.raise("TypeError", message, at));
         }
-        let mut fields: Vec<(Rc<str>, Val)> =
+        let mut fields: Vec<(Rc<str>, RunValue)> =
             args.into_iter().map(|a| (Rc::from("llm_response"), a)).collect();
         for (key, value) in kwargs {
             if fields.iter().any(|(k, _)| **k == *key) {
@@ -2198,30 +2225,30 @@ impl<'p> Interp<'p, '_> {
             fields.push((Rc::from(key.as_str()), value));
         }
         let object = ObjectObj { class: Rc::from("ToolResult"), model: None, fields };
-        Ok(Val::Object(Rc::new(object)))
+        Ok(RunValue::Object(Rc::new(object)))
     }
 
     // ----- the boundary -----
 
-    /// A value from outside.
-    pub(crate) fn val_of(&mut self, value: &PyValue, depth: usize, at: At) -> R<Val> {
+    /// A value from outside, made live for the run (containers get fresh `Rc`s).
+    pub(crate) fn run_value_of(&mut self, value: &PyValue, depth: usize, at: At) -> R<RunValue> {
         if depth > MAX_VALUE_DEPTH {
             return Err(self.too_deep_to_cross(at));
         }
         self.charge(1, at)?;
         Ok(match value {
-            PyValue::None => Val::None,
-            PyValue::Bool(b) => Val::Bool(*b),
-            PyValue::Int(n) => Val::Int(*n),
-            PyValue::Float(x) => Val::Float(*x),
-            PyValue::Str(s) => Val::str(s),
+            PyValue::None => RunValue::None,
+            PyValue::Bool(b) => RunValue::Bool(*b),
+            PyValue::Int(n) => RunValue::Int(*n),
+            PyValue::Float(x) => RunValue::Float(*x),
+            PyValue::Str(s) => RunValue::str(s),
             PyValue::List(items) | PyValue::Tuple(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
-                    values.push(self.val_of(item, depth + 1, at)?);
+                    values.push(self.run_value_of(item, depth + 1, at)?);
                 }
                 if matches!(value, PyValue::Tuple(_)) {
-                    Val::tuple(values)
+                    RunValue::tuple(values)
                 } else {
                     self.new_list(values)
                 }
@@ -2230,8 +2257,8 @@ impl<'p> Interp<'p, '_> {
                 let mut values = Vec::with_capacity(entries.len());
                 for (key, item) in entries {
                     values.push((
-                        self.val_of(key, depth + 1, at)?,
-                        self.val_of(item, depth + 1, at)?,
+                        self.run_value_of(key, depth + 1, at)?,
+                        self.run_value_of(item, depth + 1, at)?,
                     ));
                 }
                 self.new_dict(values)
@@ -2239,18 +2266,18 @@ impl<'p> Interp<'p, '_> {
             PyValue::Object { class, fields } => {
                 let mut values = Vec::with_capacity(fields.len());
                 for (name, item) in fields {
-                    values.push((Rc::from(name.as_str()), self.val_of(item, depth + 1, at)?));
+                    values.push((Rc::from(name.as_str()), self.run_value_of(item, depth + 1, at)?));
                 }
                 let model = self.program.models.iter().rposition(|m| m.name == *class);
                 let model = model.filter(|_| class != "ToolResult");
-                Val::Object(Rc::new(ObjectObj {
+                RunValue::Object(Rc::new(ObjectObj {
                     class: Rc::from(class.as_str()),
                     model,
                     fields: values,
                 }))
             }
-            PyValue::Context => Val::Context,
-            PyValue::Opaque { str, .. } => Val::str(str),
+            PyValue::Context => RunValue::Context,
+            PyValue::Opaque { str, .. } => RunValue::str(str),
         })
     }
 
@@ -2262,19 +2289,19 @@ impl<'p> Interp<'p, '_> {
         self.stop(LIMIT, message, at)
     }
 
-    /// A value for outside.
-    pub(crate) fn py_of(&mut self, value: &Val, depth: usize, at: At) -> R<PyValue> {
+    /// A value for outside: a plain-data copy of a live one.
+    pub(crate) fn py_of(&mut self, value: &RunValue, depth: usize, at: At) -> R<PyValue> {
         if depth > MAX_VALUE_DEPTH {
             return Err(self.too_deep_to_cross(at));
         }
         self.charge(1, at)?;
         Ok(match value {
-            Val::None => PyValue::None,
-            Val::Bool(b) => PyValue::Bool(*b),
-            Val::Int(n) => PyValue::Int(*n),
-            Val::Float(x) => PyValue::Float(*x),
-            Val::Str(s) => PyValue::Str(s.to_string()),
-            Val::List(list) => {
+            RunValue::None => PyValue::None,
+            RunValue::Bool(b) => PyValue::Bool(*b),
+            RunValue::Int(n) => PyValue::Int(*n),
+            RunValue::Float(x) => PyValue::Float(*x),
+            RunValue::Str(s) => PyValue::Str(s.to_string()),
+            RunValue::List(list) => {
                 let items = list.items.borrow();
                 let mut out = Vec::with_capacity(items.len());
                 for item in items.iter() {
@@ -2282,14 +2309,14 @@ impl<'p> Interp<'p, '_> {
                 }
                 PyValue::List(out)
             }
-            Val::Tuple(tuple) => {
+            RunValue::Tuple(tuple) => {
                 let mut out = Vec::with_capacity(tuple.items.len());
                 for item in &tuple.items {
                     out.push(self.py_of(item, depth + 1, at)?);
                 }
                 PyValue::Tuple(out)
             }
-            Val::Dict(dict) => {
+            RunValue::Dict(dict) => {
                 let entries = dict.entries.borrow();
                 let mut out = Vec::with_capacity(entries.len());
                 for (key, item) in entries.iter() {
@@ -2297,18 +2324,18 @@ impl<'p> Interp<'p, '_> {
                 }
                 PyValue::Dict(out)
             }
-            Val::Object(object) => {
+            RunValue::Object(object) => {
                 let mut fields = Vec::with_capacity(object.fields.len());
                 for (name, item) in &object.fields {
                     fields.push((name.to_string(), self.py_of(item, depth + 1, at)?));
                 }
                 PyValue::Object { class: object.class.to_string(), fields }
             }
-            Val::Context => PyValue::Context,
+            RunValue::Context => PyValue::Context,
             other => PyValue::Opaque {
                 // `type(x).__name__`: `datetime`, not the C type's `datetime.datetime`.
                 type_name: match other {
-                    Val::Temporal(t) => t.kind().name().to_owned(),
+                    RunValue::Temporal(t) => t.kind().name().to_owned(),
                     _ => self.type_name(other),
                 },
                 repr: self.repr(other, at)?,
@@ -2320,11 +2347,11 @@ impl<'p> Interp<'p, '_> {
 
 /// Where a comprehension's items go.
 struct Sink {
-    items: Vec<Val>,
-    entries: Vec<(Val, Val)>,
+    items: Vec<RunValue>,
+    entries: Vec<(RunValue, RunValue)>,
     /// Stop at the first item that decides (`any`, `all`, `next`), keeping it in `found`.
     stop: Option<Stop>,
-    found: Option<Val>,
+    found: Option<RunValue>,
 }
 
 /// Which item ends a generator consumed by `any`, `all` or `next`.
@@ -2337,14 +2364,14 @@ enum Stop {
 }
 
 /// The value of a literal.
-fn constant(c: &Const) -> Val {
+fn constant(c: &Const) -> RunValue {
     match c {
-        Const::None => Val::None,
-        Const::Bool(b) => Val::Bool(*b),
-        Const::Int(n) => Val::Int(*n),
-        Const::Float(x) => Val::Float(*x),
-        Const::Str(s) => Val::str(s),
-        Const::Bytes(b) => Val::Bytes(Rc::from(b.as_slice())),
+        Const::None => RunValue::None,
+        Const::Bool(b) => RunValue::Bool(*b),
+        Const::Int(n) => RunValue::Int(*n),
+        Const::Float(x) => RunValue::Float(*x),
+        Const::Str(s) => RunValue::str(s),
+        Const::Bytes(b) => RunValue::Bytes(Rc::from(b.as_slice())),
     }
 }
 

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use super::Program;
 use super::ast::{Clause, Expr, ExprKind, FPart, Function, Global, Stmt, StmtKind, Target};
 use super::compile::target_names;
-use super::runtime::{StdModule, Val, builtin_value};
+use super::runtime::{RunValue, StdModule, builtin_value};
 use swaplab_base::diagnostic::LineIndex;
 
 /// Why the scanner's reading of `function` may leave something out, in words that
@@ -161,7 +161,7 @@ impl Walk<'_> {
             }
             Some(_) => return,
             None => match builtin_value(name) {
-                Some(Val::Foreign(what)) => {
+                Some(RunValue::Foreign(what)) => {
                     format!("it uses {what}, outside the Python subset Swap Lab reads")
                 }
                 _ => return,

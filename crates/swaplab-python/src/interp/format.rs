@@ -8,7 +8,7 @@
 use super::MAX_SIZE;
 use super::ast::At;
 use super::eval::{Interp, R};
-use super::runtime::Val;
+use super::runtime::RunValue;
 use super::value::repr_float;
 
 /// A parsed format spec: `[[fill]align][sign][z][#][0][width][grouping][.precision][type]`.
@@ -219,8 +219,8 @@ fn float_body(x: f64, kind: Option<char>, precision: Option<usize>, alternate: b
 
 impl Interp<'_, '_> {
     /// `format(value, spec)`.
-    pub(crate) fn format_value(&mut self, value: &Val, spec: &str, at: At) -> R<String> {
-        if let Val::Temporal(t) = value {
+    pub(crate) fn format_value(&mut self, value: &RunValue, spec: &str, at: At) -> R<String> {
+        if let RunValue::Temporal(t) = value {
             return self.format_temporal(*t, spec, at);
         }
         if spec.is_empty() {
@@ -234,7 +234,7 @@ impl Interp<'_, '_> {
         let unknown =
             |kind: char| format!("Unknown format code '{kind}' for object of type '{type_name}'");
         let text = match value {
-            Val::Str(s) => {
+            RunValue::Str(s) => {
                 if let Some(kind) = parsed.kind.filter(|&k| k != 's') {
                     return Err(self.raise("ValueError", unknown(kind), at));
                 }
@@ -266,7 +266,7 @@ impl Interp<'_, '_> {
                 };
                 pad(&parsed, "", &body, '<')
             }
-            Val::Int(_) | Val::Bool(_) => {
+            RunValue::Int(_) | RunValue::Bool(_) => {
                 let n = value.as_int().unwrap_or(0);
                 match parsed.kind {
                     None | Some('d' | 'n' | 'b' | 'o' | 'x' | 'X' | 'c') => {
@@ -314,7 +314,7 @@ impl Interp<'_, '_> {
                     Some(kind) => return Err(self.raise("ValueError", unknown(kind), at)),
                 }
             }
-            Val::Float(x) => match parsed.kind {
+            RunValue::Float(x) => match parsed.kind {
                 None | Some('e' | 'E' | 'f' | 'F' | 'g' | 'G' | '%' | 'n') => {
                     self.format_float(*x, &parsed)
                 }
@@ -352,8 +352,8 @@ impl Interp<'_, '_> {
     pub(crate) fn str_format(
         &mut self,
         template: &str,
-        args: &[Val],
-        kwargs: &[(String, Val)],
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
         at: At,
     ) -> R<String> {
         self.str_format_nested(template, args, kwargs, 0, at)
@@ -363,8 +363,8 @@ impl Interp<'_, '_> {
     fn str_format_nested(
         &mut self,
         template: &str,
-        args: &[Val],
-        kwargs: &[(String, Val)],
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
         depth: usize,
         at: At,
     ) -> R<String> {
@@ -439,7 +439,11 @@ impl Interp<'_, '_> {
                         match kwargs.iter().find(|(k, _)| k == name) {
                             Some((_, value)) => value.clone(),
                             None => {
-                                return Err(self.raise_with("KeyError", vec![Val::str(name)], at));
+                                return Err(self.raise_with(
+                                    "KeyError",
+                                    vec![RunValue::str(name)],
+                                    at,
+                                ));
                             }
                         }
                     } else {
@@ -449,8 +453,8 @@ impl Interp<'_, '_> {
                     };
                     let value = match conversion {
                         None => value,
-                        Some("r") => Val::str(&self.repr(&value, at)?),
-                        Some("s") => Val::str(&self.str_of(&value, at)?),
+                        Some("r") => RunValue::str(&self.repr(&value, at)?),
+                        Some("s") => RunValue::str(&self.str_of(&value, at)?),
                         Some(other) => {
                             let message = format!("Unknown conversion specifier {other}");
                             return Err(self.raise("ValueError", message, at));
@@ -474,7 +478,7 @@ impl Interp<'_, '_> {
         Ok(out)
     }
 
-    fn format_arg(&self, args: &[Val], index: usize, at: At) -> R<Val> {
+    fn format_arg(&self, args: &[RunValue], index: usize, at: At) -> R<RunValue> {
         args.get(index).cloned().ok_or_else(|| {
             let message =
                 format!("Replacement index {index} out of range for positional args tuple");

@@ -9,13 +9,13 @@ use std::rc::Rc;
 
 use super::ast::At;
 use super::eval::{Interp, R, Signal};
-use super::runtime::Val;
+use super::runtime::RunValue;
 use super::value::repr_float;
 use super::{MAX_SIZE, MAX_VALUE_DEPTH};
 
 /// A value read from a JSON document and the index after it, or the message and
 /// position of a `JSONDecodeError`.
-type Scanned = Result<(Val, usize), Failure>;
+type Scanned = Result<(RunValue, usize), Failure>;
 
 /// Why a JSON document cannot be read: `JSONDecodeError`'s message and position.
 type Failure = (&'static str, usize);
@@ -29,7 +29,7 @@ struct Encoder {
     ensure_ascii: bool,
     allow_nan: bool,
     skip_keys: bool,
-    default: Option<Val>,
+    default: Option<RunValue>,
 }
 
 /// `json.dumps`'s keyword arguments, all passed on to `JSONEncoder`.
@@ -54,13 +54,13 @@ impl Interp<'_, '_> {
     /// `json.dumps(obj, **options)`.
     pub(crate) fn json_dumps(
         &mut self,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let mut options =
             self.json_args("dumps", "obj", "JSONEncoder", &DUMPS_KEYWORDS, args, kwargs, at)?;
-        let obj = options.remove(0).unwrap_or(Val::None);
+        let obj = options.remove(0).unwrap_or(RunValue::None);
         let option = |name: &str| {
             DUMPS_KEYWORDS
                 .iter()
@@ -69,12 +69,12 @@ impl Interp<'_, '_> {
                 .cloned()
                 .flatten()
         };
-        if option("cls").is_some_and(|c| !matches!(c, Val::None)) {
+        if option("cls").is_some_and(|c| !matches!(c, RunValue::None)) {
             return Err(self.unsupported("`json.dumps(cls=…)`", at));
         }
         let indent = match option("indent") {
-            None | Some(Val::None) => None,
-            Some(Val::Str(s)) => Some(s.to_string()),
+            None | Some(RunValue::None) => None,
+            Some(RunValue::Str(s)) => Some(s.to_string()),
             Some(v) if v.as_int().is_some() => {
                 let n = usize::try_from(v.as_int().unwrap_or(0)).unwrap_or(0);
                 if n > MAX_SIZE {
@@ -91,7 +91,7 @@ impl Interp<'_, '_> {
             }
         };
         let (item_separator, key_separator) = match option("separators") {
-            None | Some(Val::None) => {
+            None | Some(RunValue::None) => {
                 (if indent.is_some() { "," } else { ", " }.to_owned(), ": ".to_owned())
             }
             Some(separators) => {
@@ -113,12 +113,12 @@ impl Interp<'_, '_> {
             ensure_ascii: flag("ensure_ascii", true),
             allow_nan: flag("allow_nan", true),
             skip_keys: flag("skipkeys", false),
-            default: option("default").filter(|d| !matches!(d, Val::None)),
+            default: option("default").filter(|d| !matches!(d, RunValue::None)),
         };
         let mut out = String::new();
         self.json_encode(&encoder, &obj, 0, &mut Vec::new(), &mut out, at)?;
         self.check_str(&out, at)?;
-        Ok(Val::str(&out))
+        Ok(RunValue::str(&out))
     }
 
     /// Binds `json.dumps`/`json.loads` arguments: one positional (`first`), the rest by
@@ -130,10 +130,10 @@ impl Interp<'_, '_> {
         first: &str,
         class: &str,
         keywords: &[&str],
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         if args.len() > 1 {
             let given = if args.len() == 1 { "was" } else { "were" };
             let message = format!(
@@ -142,7 +142,7 @@ impl Interp<'_, '_> {
             );
             return Err(self.raise("TypeError", message, at));
         }
-        let mut slots: Vec<Option<Val>> = vec![None; keywords.len()];
+        let mut slots: Vec<Option<RunValue>> = vec![None; keywords.len()];
         if let (Some(slot), Some(value)) = (slots.first_mut(), args.into_iter().next()) {
             *slot = Some(value);
         }
@@ -170,7 +170,7 @@ impl Interp<'_, '_> {
     fn json_encode(
         &mut self,
         encoder: &Encoder,
-        value: &Val,
+        value: &RunValue,
         depth: usize,
         markers: &mut Vec<*const ()>,
         out: &mut String,
@@ -185,24 +185,24 @@ impl Interp<'_, '_> {
         }
         self.charge(1, at)?;
         match value {
-            Val::None => out.push_str("null"),
-            Val::Bool(true) => out.push_str("true"),
-            Val::Bool(false) => out.push_str("false"),
-            Val::Int(n) => out.push_str(&n.to_string()),
-            Val::Float(x) => out.push_str(&self.json_float(encoder, *x, at)?),
-            Val::Str(s) => {
+            RunValue::None => out.push_str("null"),
+            RunValue::Bool(true) => out.push_str("true"),
+            RunValue::Bool(false) => out.push_str("false"),
+            RunValue::Int(n) => out.push_str(&n.to_string()),
+            RunValue::Float(x) => out.push_str(&self.json_float(encoder, *x, at)?),
+            RunValue::Str(s) => {
                 self.charge(s.len(), at)?;
                 json_string(s, encoder.ensure_ascii, out);
             }
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let items = list.items.borrow().clone();
                 let id = Rc::as_ptr(list).cast::<()>();
                 self.json_items(encoder, &items, Some(id), depth, markers, out, at)?;
             }
-            Val::Tuple(tuple) => {
+            RunValue::Tuple(tuple) => {
                 self.json_items(encoder, &tuple.items, None, depth, markers, out, at)?;
             }
-            Val::Dict(dict) => {
+            RunValue::Dict(dict) => {
                 let entries = dict.entries.borrow().clone();
                 let id = Rc::as_ptr(dict).cast::<()>();
                 self.json_object(encoder, entries, id, depth, markers, out, at)?;
@@ -211,7 +211,7 @@ impl Interp<'_, '_> {
                 let Some(default) = encoder.default.clone() else {
                     // `o.__class__.__name__`: `datetime`, not `datetime.datetime`.
                     let name = match other {
-                        Val::Temporal(t) => t.kind().name().to_owned(),
+                        RunValue::Temporal(t) => t.kind().name().to_owned(),
                         _ => self.type_name(other),
                     };
                     let message = format!("Object of type {name} is not JSON serializable");
@@ -256,7 +256,7 @@ impl Interp<'_, '_> {
     fn json_items(
         &mut self,
         encoder: &Encoder,
-        items: &[Val],
+        items: &[RunValue],
         id: Option<*const ()>,
         depth: usize,
         markers: &mut Vec<*const ()>,
@@ -293,7 +293,7 @@ impl Interp<'_, '_> {
     fn json_object(
         &mut self,
         encoder: &Encoder,
-        entries: Vec<(Val, Val)>,
+        entries: Vec<(RunValue, RunValue)>,
         id: *const (),
         depth: usize,
         markers: &mut Vec<*const ()>,
@@ -309,16 +309,16 @@ impl Interp<'_, '_> {
         }
         markers.push(id);
         let entries = if encoder.sort_keys {
-            let pairs = entries.into_iter().map(|(k, v)| Val::tuple(vec![k, v])).collect();
+            let pairs = entries.into_iter().map(|(k, v)| RunValue::tuple(vec![k, v])).collect();
             let sorted = self.sort(pairs, None, false, at)?;
             sorted
                 .into_iter()
                 .map(|pair| match pair {
-                    Val::Tuple(t) => (
-                        t.items.first().cloned().unwrap_or(Val::None),
-                        t.items.get(1).cloned().unwrap_or(Val::None),
+                    RunValue::Tuple(t) => (
+                        t.items.first().cloned().unwrap_or(RunValue::None),
+                        t.items.get(1).cloned().unwrap_or(RunValue::None),
                     ),
-                    other => (other, Val::None),
+                    other => (other, RunValue::None),
                 })
                 .collect()
         } else {
@@ -328,12 +328,12 @@ impl Interp<'_, '_> {
         let mut first = true;
         for (key, value) in &entries {
             let key = match key.clone() {
-                Val::Str(s) => s.to_string(),
-                Val::Float(x) => self.json_float(encoder, x, at)?,
-                Val::Bool(true) => "true".to_owned(),
-                Val::Bool(false) => "false".to_owned(),
-                Val::Int(n) => n.to_string(),
-                Val::None => "null".to_owned(),
+                RunValue::Str(s) => s.to_string(),
+                RunValue::Float(x) => self.json_float(encoder, x, at)?,
+                RunValue::Bool(true) => "true".to_owned(),
+                RunValue::Bool(false) => "false".to_owned(),
+                RunValue::Int(n) => n.to_string(),
+                RunValue::None => "null".to_owned(),
                 _ if encoder.skip_keys => continue,
                 other => {
                     let message = format!(
@@ -361,17 +361,18 @@ impl Interp<'_, '_> {
     /// `json.loads(s)`.
     pub(crate) fn json_loads(
         &mut self,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let options =
             self.json_args("loads", "s", "JSONDecoder", &LOADS_KEYWORDS, args, kwargs, at)?;
-        if options.iter().skip(1).any(|o| o.as_ref().is_some_and(|v| !matches!(v, Val::None))) {
+        if options.iter().skip(1).any(|o| o.as_ref().is_some_and(|v| !matches!(v, RunValue::None)))
+        {
             return Err(self.unsupported("`json.loads` with a hook or `cls`", at));
         }
-        let text = match options.into_iter().next().flatten().unwrap_or(Val::None) {
-            Val::Str(s) => {
+        let text = match options.into_iter().next().flatten().unwrap_or(RunValue::None) {
+            RunValue::Str(s) => {
                 if s.starts_with('\u{feff}') {
                     let message =
                         "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)";
@@ -379,7 +380,7 @@ impl Interp<'_, '_> {
                 }
                 s
             }
-            Val::Bytes(b) => {
+            RunValue::Bytes(b) => {
                 let utf16_or_32 = b.starts_with(&[0xff, 0xfe])
                     || b.starts_with(&[0xfe, 0xff])
                     || b.get(..4).is_some_and(|head| head.contains(&0));
@@ -453,18 +454,18 @@ impl Interp<'_, '_> {
             },
             '{' => return self.json_object_value(decoder, idx + 1, depth, at),
             '[' => return self.json_array_value(decoder, idx + 1, depth, at),
-            'n' if word("null") => (Val::None, idx + 4),
-            't' if word("true") => (Val::Bool(true), idx + 4),
-            'f' if word("false") => (Val::Bool(false), idx + 5),
-            'N' if word("NaN") => (Val::Float(f64::NAN), idx + 3),
-            'I' if word("Infinity") => (Val::Float(f64::INFINITY), idx + 8),
-            '-' if word("-Infinity") => (Val::Float(f64::NEG_INFINITY), idx + 9),
+            'n' if word("null") => (RunValue::None, idx + 4),
+            't' if word("true") => (RunValue::Bool(true), idx + 4),
+            'f' if word("false") => (RunValue::Bool(false), idx + 5),
+            'N' if word("NaN") => (RunValue::Float(f64::NAN), idx + 3),
+            'I' if word("Infinity") => (RunValue::Float(f64::INFINITY), idx + 8),
+            '-' if word("-Infinity") => (RunValue::Float(f64::NEG_INFINITY), idx + 9),
             _ => match decoder.number(idx) {
                 Some((text, end, float)) => {
                     let value = if float {
-                        Val::Float(text.parse().unwrap_or(f64::NAN))
+                        RunValue::Float(text.parse().unwrap_or(f64::NAN))
                     } else {
-                        Val::Int(text.parse().map_err(|_| self.overflow(at))?)
+                        RunValue::Int(text.parse().map_err(|_| self.overflow(at))?)
                     };
                     (value, end)
                 }
@@ -473,9 +474,9 @@ impl Interp<'_, '_> {
         }))
     }
 
-    fn json_text(&self, text: Result<String, ()>, at: At) -> R<Val> {
+    fn json_text(&self, text: Result<String, ()>, at: At) -> R<RunValue> {
         match text {
-            Ok(text) => Ok(Val::str(&text)),
+            Ok(text) => Ok(RunValue::str(&text)),
             Err(()) => Err(self.unsupported("a lone surrogate (`\\ud800`…) in a JSON string", at)),
         }
     }
@@ -489,7 +490,7 @@ impl Interp<'_, '_> {
     ) -> R<Scanned> {
         let chars = decoder.chars;
         let dict = self.new_dict(Vec::new());
-        let Val::Dict(d) = &dict else { return Ok(Ok((dict, end))) };
+        let RunValue::Dict(d) = &dict else { return Ok(Ok((dict, end))) };
         let name_expected = "Expecting property name enclosed in double quotes";
         let mut next = chars.get(end).copied();
         if next != Some('"') {

@@ -45,7 +45,7 @@ use std::rc::Rc;
 use super::ast::At;
 use super::datetime::FIXED_DATE;
 use super::eval::{Interp, R, Signal};
-use super::runtime::{Builtin, ExcObj, Val};
+use super::runtime::{Builtin, ExcObj, RunValue};
 
 /// httpx's `User-Agent`, as the version the fixtures were recorded with sends it.
 pub const HTTPX_USER_AGENT: &str = "python-httpx/0.29.0";
@@ -153,7 +153,7 @@ pub(crate) enum Native {
     /// A handler's `wfile`: what it has written.
     Writer(RefCell<Vec<u8>>),
     /// `contextlib.suppress(*exceptions)`.
-    Suppress(Vec<Val>),
+    Suppress(Vec<RunValue>),
     /// `urllib.parse.urlparse(…)` or `urlsplit(…)`.
     Url(super::stdlib::UrlParts),
 }
@@ -165,7 +165,7 @@ pub(crate) struct ClientObj {
     /// `requests`, not `httpx`.
     requests: bool,
     /// A `requests.Session`'s `headers`, a dict code may change before sending.
-    session_headers: Option<Val>,
+    session_headers: Option<RunValue>,
     base_url: String,
     headers: Vec<(String, String)>,
     params: Vec<(String, String)>,
@@ -303,8 +303,14 @@ impl Interp<'_, '_> {
     }
 
     /// A network exception: `class` (qualified) with `message`, and attributes.
-    fn net_error(&self, class: &str, message: &str, attrs: Vec<(&str, Val)>, at: At) -> Signal {
-        let exc = ExcObj::new(Rc::from(class), vec![Val::str(message)]);
+    fn net_error(
+        &self,
+        class: &str,
+        message: &str,
+        attrs: Vec<(&str, RunValue)>,
+        at: At,
+    ) -> Signal {
+        let exc = ExcObj::new(Rc::from(class), vec![RunValue::str(message)]);
         {
             let mut own = exc.attrs.borrow_mut();
             for (name, value) in attrs {
@@ -318,10 +324,10 @@ impl Interp<'_, '_> {
     pub(crate) fn new_client(
         &mut self,
         is_async: bool,
-        args: &[Val],
-        kwargs: Vec<(String, Val)>,
+        args: &[RunValue],
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         if !args.is_empty() {
             let name = if is_async { "AsyncClient" } else { "Client" };
             let message = format!(
@@ -354,19 +360,19 @@ impl Interp<'_, '_> {
                 }
             }
         }
-        Ok(Val::Native(Rc::new(Native::Client(client))))
+        Ok(RunValue::Native(Rc::new(Native::Client(client))))
     }
 
     /// `requests.Session()`, or the one-request session `requests.get` and its kin use.
-    pub(crate) fn new_session(&mut self) -> Val {
+    pub(crate) fn new_session(&mut self) -> RunValue {
         let defaults = vec![
-            (Val::str("User-Agent"), Val::str(REQUESTS_USER_AGENT)),
-            (Val::str("Accept-Encoding"), Val::str("gzip, deflate")),
-            (Val::str("Accept"), Val::str("*/*")),
-            (Val::str("Connection"), Val::str("keep-alive")),
+            (RunValue::str("User-Agent"), RunValue::str(REQUESTS_USER_AGENT)),
+            (RunValue::str("Accept-Encoding"), RunValue::str("gzip, deflate")),
+            (RunValue::str("Accept"), RunValue::str("*/*")),
+            (RunValue::str("Connection"), RunValue::str("keep-alive")),
         ];
         let headers = self.new_dict(defaults);
-        Val::Native(Rc::new(Native::Client(ClientObj {
+        RunValue::Native(Rc::new(Native::Client(ClientObj {
             is_async: false,
             requests: true,
             session_headers: Some(headers),
@@ -377,10 +383,10 @@ impl Interp<'_, '_> {
         })))
     }
 
-    fn text_of(&self, value: &Val, what: &str, at: At) -> R<String> {
+    fn text_of(&self, value: &RunValue, what: &str, at: At) -> R<String> {
         match value {
-            Val::Str(s) => Ok(s.to_string()),
-            Val::None => Ok(String::new()),
+            RunValue::Str(s) => Ok(s.to_string()),
+            RunValue::None => Ok(String::new()),
             other => {
                 let message = format!("{what} must be a str, not {}", self.type_name(other));
                 Err(self.raise("TypeError", message, at))
@@ -389,21 +395,21 @@ impl Interp<'_, '_> {
     }
 
     /// Headers or params given as a dict (or a list of pairs): their text.
-    fn pairs_of(&mut self, value: &Val, at: At) -> R<Vec<(String, String)>> {
-        let entries: Vec<(Val, Val)> = match value {
-            Val::None => return Ok(Vec::new()),
-            Val::Dict(dict) => dict.entries.borrow().clone(),
-            Val::Native(native) => match &**native {
+    fn pairs_of(&mut self, value: &RunValue, at: At) -> R<Vec<(String, String)>> {
+        let entries: Vec<(RunValue, RunValue)> = match value {
+            RunValue::None => return Ok(Vec::new()),
+            RunValue::Dict(dict) => dict.entries.borrow().clone(),
+            RunValue::Native(native) => match &**native {
                 Native::Headers(h) => {
                     return Ok(h.items.clone());
                 }
                 _ => return Err(self.unsupported("these headers or params", at)),
             },
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let mut out = Vec::new();
                 for item in list.items.borrow().iter() {
                     match item {
-                        Val::Tuple(t) if t.items.len() == 2 => {
+                        RunValue::Tuple(t) if t.items.len() == 2 => {
                             out.push((t.items[0].clone(), t.items[1].clone()));
                         }
                         _ => return Err(self.unsupported("these headers or params", at)),
@@ -417,7 +423,7 @@ impl Interp<'_, '_> {
         for (key, value) in entries {
             let key = self.wire_text(&key, at)?;
             match &value {
-                Val::List(list) => {
+                RunValue::List(list) => {
                     for item in list.items.borrow().clone() {
                         out.push((key.clone(), self.wire_text(&item, at)?));
                     }
@@ -429,12 +435,12 @@ impl Interp<'_, '_> {
     }
 
     /// `str()` of a header or parameter value (httpx: `True` is `true`, `None` empty).
-    fn wire_text(&mut self, value: &Val, at: At) -> R<String> {
+    fn wire_text(&mut self, value: &RunValue, at: At) -> R<String> {
         Ok(match value {
-            Val::Str(s) => s.to_string(),
-            Val::Bool(true) => "true".to_owned(),
-            Val::Bool(false) => "false".to_owned(),
-            Val::None => String::new(),
+            RunValue::Str(s) => s.to_string(),
+            RunValue::Bool(true) => "true".to_owned(),
+            RunValue::Bool(false) => "false".to_owned(),
+            RunValue::None => String::new(),
             other => self.str_of(other, at)?,
         })
     }
@@ -442,24 +448,26 @@ impl Interp<'_, '_> {
     /// A method of a network value, or of a handler instance's base class.
     pub(crate) fn native_method(
         &mut self,
-        receiver: &Val,
+        receiver: &RunValue,
         native: &Rc<Native>,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match &**native {
             Native::Suppress(classes) => match name {
-                "__enter__" => Ok(Val::None),
-                "__exit__" => self.suppress_exit(classes, args.first().unwrap_or(&Val::None), at),
+                "__enter__" => Ok(RunValue::None),
+                "__exit__" => {
+                    self.suppress_exit(classes, args.first().unwrap_or(&RunValue::None), at)
+                }
                 _ => Err(self.unsupported(&format!("`suppress.{name}()`"), at)),
             },
             Native::Url(url) => self.url_method(url, name, &args, &kwargs, at),
             Native::Client(client) => self.client_method(receiver, client, name, args, kwargs, at),
             Native::Response(response) => self.response_method(response, name, &args, &kwargs, at),
             Native::Headers(headers) => {
-                let key = args.first().cloned().unwrap_or(Val::None);
+                let key = args.first().cloned().unwrap_or(RunValue::None);
                 match name {
                     "get" => {
                         let default = args.get(1).cloned().or_else(|| {
@@ -467,7 +475,7 @@ impl Interp<'_, '_> {
                         });
                         let key = self.wire_text(&key, at)?;
                         Ok(headers_get(headers, &key)
-                            .map_or(default.unwrap_or(Val::None), Val::str))
+                            .map_or(default.unwrap_or(RunValue::None), RunValue::str))
                     }
                     "items" | "keys" | "values" => {
                         let items = headers
@@ -480,9 +488,11 @@ impl Interp<'_, '_> {
                                     k.to_ascii_lowercase()
                                 };
                                 match name {
-                                    "items" => Val::tuple(vec![Val::str(&k), Val::str(v)]),
-                                    "keys" => Val::str(&k),
-                                    _ => Val::str(v),
+                                    "items" => {
+                                        RunValue::tuple(vec![RunValue::str(&k), RunValue::str(v)])
+                                    }
+                                    "keys" => RunValue::str(&k),
+                                    _ => RunValue::str(v),
                                 }
                             })
                             .collect();
@@ -494,10 +504,10 @@ impl Interp<'_, '_> {
             Native::Reader(reader) => match name {
                 "read" => {
                     let wanted = match args.first() {
-                        Some(Val::Int(n)) if *n >= 0 => {
+                        Some(RunValue::Int(n)) if *n >= 0 => {
                             Some(usize::try_from(*n).unwrap_or(usize::MAX))
                         }
-                        Some(Val::Int(_) | Val::None) | None => None,
+                        Some(RunValue::Int(_) | RunValue::None) | None => None,
                         Some(other) => {
                             let message = format!(
                                 "argument should be integer or None, not '{}'",
@@ -511,16 +521,16 @@ impl Interp<'_, '_> {
                     let end = wanted.map_or(data.len(), |n| pos.saturating_add(n).min(data.len()));
                     let chunk: Rc<[u8]> = Rc::from(data.get(*pos..end).unwrap_or_default());
                     *pos = end;
-                    Ok(Val::Bytes(chunk))
+                    Ok(RunValue::Bytes(chunk))
                 }
                 _ => Err(self.unsupported(&format!("`rfile.{name}()`"), at)),
             },
             Native::Writer(writer) => match name {
                 "write" => match args.first() {
-                    Some(Val::Bytes(b)) => {
+                    Some(RunValue::Bytes(b)) => {
                         self.charge(b.len(), at)?;
                         writer.borrow_mut().extend_from_slice(b);
-                        Ok(Val::Int(i64::try_from(b.len()).unwrap_or(i64::MAX)))
+                        Ok(RunValue::Int(i64::try_from(b.len()).unwrap_or(i64::MAX)))
                     }
                     Some(other) => {
                         let message = format!(
@@ -535,7 +545,7 @@ impl Interp<'_, '_> {
                         at,
                     )),
                 },
-                "flush" => Ok(Val::None),
+                "flush" => Ok(RunValue::None),
                 _ => Err(self.unsupported(&format!("`wfile.{name}()`"), at)),
             },
         }
@@ -544,57 +554,57 @@ impl Interp<'_, '_> {
     /// `value.name` on a network value.
     pub(crate) fn native_attr(
         &mut self,
-        value: &Val,
+        value: &RunValue,
         native: &Rc<Native>,
         name: &str,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let found = match &**native {
             Native::Client(client) => match name {
                 "request" | "get" | "post" | "put" | "patch" | "delete" | "close" | "aclose"
                 | "__enter__" | "__exit__" | "__aenter__" | "__aexit__" => {
-                    Some(Val::bound(value.clone(), name))
+                    Some(RunValue::bound(value.clone(), name))
                 }
-                "base_url" if !client.requests => Some(Val::str(&client.base_url)),
+                "base_url" if !client.requests => Some(RunValue::str(&client.base_url)),
                 "headers" if client.requests => client.session_headers.clone(),
                 "headers" => Some(self.headers_value(client.headers.clone(), false)),
-                "head" | "options" if client.requests => Some(Val::bound(value.clone(), name)),
-                "is_closed" => Some(Val::Bool(client.closed.get())),
+                "head" | "options" if client.requests => Some(RunValue::bound(value.clone(), name)),
+                "is_closed" => Some(RunValue::Bool(client.closed.get())),
                 _ => None,
             },
             Native::Response(response) if response.requests => match name {
-                "status_code" => Some(Val::Int(i64::from(response.status))),
-                "reason" => Some(Val::str(&response.reason)),
-                "ok" => Some(Val::Bool(response.status < 400)),
-                "headers" => Some(Val::Native(response.headers.clone())),
-                "content" => Some(Val::Bytes(response.body.clone())),
-                "text" => Some(Val::str(&String::from_utf8_lossy(&response.body))),
-                "url" => Some(Val::str(&response.url)),
-                "json" | "raise_for_status" => Some(Val::bound(value.clone(), name)),
+                "status_code" => Some(RunValue::Int(i64::from(response.status))),
+                "reason" => Some(RunValue::str(&response.reason)),
+                "ok" => Some(RunValue::Bool(response.status < 400)),
+                "headers" => Some(RunValue::Native(response.headers.clone())),
+                "content" => Some(RunValue::Bytes(response.body.clone())),
+                "text" => Some(RunValue::str(&String::from_utf8_lossy(&response.body))),
+                "url" => Some(RunValue::str(&response.url)),
+                "json" | "raise_for_status" => Some(RunValue::bound(value.clone(), name)),
                 _ => None,
             },
             Native::Response(response) => match name {
-                "status_code" => Some(Val::Int(i64::from(response.status))),
-                "reason_phrase" => Some(Val::str(&response.reason)),
-                "headers" => Some(Val::Native(response.headers.clone())),
-                "content" => Some(Val::Bytes(response.body.clone())),
-                "text" => Some(Val::str(&String::from_utf8_lossy(&response.body))),
-                "url" => Some(Val::str(&response.url)),
-                "is_success" => Some(Val::Bool((200..300).contains(&response.status))),
-                "is_error" => Some(Val::Bool(response.status >= 400)),
-                "is_client_error" => Some(Val::Bool((400..500).contains(&response.status))),
-                "is_server_error" => Some(Val::Bool(response.status >= 500)),
-                "is_redirect" => Some(Val::Bool((300..400).contains(&response.status))),
-                "json" | "raise_for_status" => Some(Val::bound(value.clone(), name)),
+                "status_code" => Some(RunValue::Int(i64::from(response.status))),
+                "reason_phrase" => Some(RunValue::str(&response.reason)),
+                "headers" => Some(RunValue::Native(response.headers.clone())),
+                "content" => Some(RunValue::Bytes(response.body.clone())),
+                "text" => Some(RunValue::str(&String::from_utf8_lossy(&response.body))),
+                "url" => Some(RunValue::str(&response.url)),
+                "is_success" => Some(RunValue::Bool((200..300).contains(&response.status))),
+                "is_error" => Some(RunValue::Bool(response.status >= 400)),
+                "is_client_error" => Some(RunValue::Bool((400..500).contains(&response.status))),
+                "is_server_error" => Some(RunValue::Bool(response.status >= 500)),
+                "is_redirect" => Some(RunValue::Bool((300..400).contains(&response.status))),
+                "json" | "raise_for_status" => Some(RunValue::bound(value.clone(), name)),
                 _ => None,
             },
             Native::Headers(_) => match name {
-                "get" | "items" | "keys" | "values" => Some(Val::bound(value.clone(), name)),
+                "get" | "items" | "keys" | "values" => Some(RunValue::bound(value.clone(), name)),
                 _ => None,
             },
-            Native::Reader(_) => (name == "read").then(|| Val::bound(value.clone(), name)),
+            Native::Reader(_) => (name == "read").then(|| RunValue::bound(value.clone(), name)),
             Native::Writer(_) => {
-                (name == "write" || name == "flush").then(|| Val::bound(value.clone(), name))
+                (name == "write" || name == "flush").then(|| RunValue::bound(value.clone(), name))
             }
             Native::Suppress(_) => None,
             Native::Url(url) => return self.url_attr(value, url, name, at),
@@ -602,15 +612,15 @@ impl Interp<'_, '_> {
         found.ok_or_else(|| self.unsupported(&format!("`{}.{name}`", native.type_name()), at))
     }
 
-    fn headers_value(&self, items: Vec<(String, String)>, message: bool) -> Val {
-        Val::Native(Rc::new(Native::Headers(HeadersObj { items, message })))
+    fn headers_value(&self, items: Vec<(String, String)>, message: bool) -> RunValue {
+        RunValue::Native(Rc::new(Native::Headers(HeadersObj { items, message })))
     }
 
     /// `headers[name]`.
-    pub(crate) fn native_item(&mut self, native: &Native, key: &Val, at: At) -> R<Val> {
+    pub(crate) fn native_item(&mut self, native: &Native, key: &RunValue, at: At) -> R<RunValue> {
         if let Native::Url(url) = native {
             let items = Self::url_items(url);
-            return self.get_item(&Val::tuple(items), key, at);
+            return self.get_item(&RunValue::tuple(items), key, at);
         }
         let Native::Headers(headers) = native else {
             let message = format!("'{}' object is not subscriptable", native.type_name());
@@ -618,14 +628,14 @@ impl Interp<'_, '_> {
         };
         let name = self.wire_text(key, at)?;
         match headers_get(headers, &name) {
-            Some(value) => Ok(Val::str(value)),
-            None if headers.message => Ok(Val::None),
+            Some(value) => Ok(RunValue::str(value)),
+            None if headers.message => Ok(RunValue::None),
             None => Err(self.raise_with("KeyError", vec![key.clone()], at)),
         }
     }
 
     /// `name in headers`.
-    pub(crate) fn native_contains(&mut self, native: &Native, key: &Val, at: At) -> R<bool> {
+    pub(crate) fn native_contains(&mut self, native: &Native, key: &RunValue, at: At) -> R<bool> {
         let Native::Headers(headers) = native else {
             let message = format!("argument of type '{}' is not iterable", native.type_name());
             return Err(self.raise("TypeError", message, at));
@@ -636,18 +646,18 @@ impl Interp<'_, '_> {
 
     fn client_method(
         &mut self,
-        receiver: &Val,
+        receiver: &RunValue,
         client: &ClientObj,
         name: &str,
-        mut args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        mut args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match name {
             "__enter__" | "__aenter__" => return Ok(receiver.clone()),
             "__exit__" | "__aexit__" | "close" | "aclose" => {
                 client.closed.set(true);
-                return Ok(Val::None);
+                return Ok(RunValue::None);
             }
             _ => {}
         }
@@ -752,17 +762,17 @@ impl Interp<'_, '_> {
                     merge(&mut headers, extra);
                 }
                 "json" => {
-                    if !matches!(value, Val::None) {
+                    if !matches!(value, RunValue::None) {
                         let text = if client.requests {
                             // requests: json.dumps(json, allow_nan=False), spaces and all.
-                            let kwargs = vec![("allow_nan".to_owned(), Val::Bool(false))];
+                            let kwargs = vec![("allow_nan".to_owned(), RunValue::Bool(false))];
                             match self.call_builtin(
                                 Builtin::JsonDumps,
                                 vec![value.clone()],
                                 kwargs,
                                 at,
                             )? {
-                                Val::Str(s) => s.to_string(),
+                                RunValue::Str(s) => s.to_string(),
                                 _ => String::new(),
                             }
                         } else {
@@ -773,9 +783,9 @@ impl Interp<'_, '_> {
                     }
                 }
                 "content" => match value {
-                    Val::Bytes(b) => body = b.to_vec(),
-                    Val::Str(s) => body = s.as_bytes().to_vec(),
-                    Val::None => {}
+                    RunValue::Bytes(b) => body = b.to_vec(),
+                    RunValue::Str(s) => body = s.as_bytes().to_vec(),
+                    RunValue::None => {}
                     other => {
                         let message =
                             format!("Unexpected type for 'content', {}", self.type_name(&other));
@@ -783,14 +793,14 @@ impl Interp<'_, '_> {
                     }
                 },
                 "data" => match value {
-                    Val::Dict(_) => {
+                    RunValue::Dict(_) => {
                         let pairs = self.pairs_of(&value, at)?;
                         body = encode_pairs(&pairs).into_bytes();
                         content_type = Some("application/x-www-form-urlencoded");
                     }
-                    Val::Bytes(b) => body = b.to_vec(),
-                    Val::Str(s) => body = s.as_bytes().to_vec(),
-                    Val::None => {}
+                    RunValue::Bytes(b) => body = b.to_vec(),
+                    RunValue::Str(s) => body = s.as_bytes().to_vec(),
+                    RunValue::None => {}
                     other => {
                         let message =
                             format!("Unexpected type for 'data', {}", self.type_name(&other));
@@ -830,7 +840,7 @@ impl Interp<'_, '_> {
                     items: response.headers,
                     message: false,
                 }));
-                Ok(Val::Native(Rc::new(Native::Response(ResponseObj {
+                Ok(RunValue::Native(Rc::new(Native::Response(ResponseObj {
                     requests: client.requests,
 
                     url,
@@ -873,14 +883,17 @@ impl Interp<'_, '_> {
     }
 
     /// `json=` as httpx writes it: compact separators, non-ASCII kept.
-    fn json_body(&mut self, value: &Val, at: At) -> R<String> {
+    fn json_body(&mut self, value: &RunValue, at: At) -> R<String> {
         let kwargs = vec![
-            ("ensure_ascii".to_owned(), Val::Bool(false)),
-            ("separators".to_owned(), Val::tuple(vec![Val::str(","), Val::str(":")])),
-            ("allow_nan".to_owned(), Val::Bool(false)),
+            ("ensure_ascii".to_owned(), RunValue::Bool(false)),
+            (
+                "separators".to_owned(),
+                RunValue::tuple(vec![RunValue::str(","), RunValue::str(":")]),
+            ),
+            ("allow_nan".to_owned(), RunValue::Bool(false)),
         ];
         match self.call_builtin(Builtin::JsonDumps, vec![value.clone()], kwargs, at)? {
-            Val::Str(s) => Ok(s.to_string()),
+            RunValue::Str(s) => Ok(s.to_string()),
             _ => Ok(String::new()),
         }
     }
@@ -889,10 +902,10 @@ impl Interp<'_, '_> {
         &mut self,
         response: &ResponseObj,
         name: &str,
-        args: &[Val],
-        kwargs: &[(String, Val)],
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match name {
             "json" => {
                 if !args.is_empty() || !kwargs.is_empty() {
@@ -900,7 +913,7 @@ impl Interp<'_, '_> {
                 }
                 self.call_builtin(
                     Builtin::JsonLoads,
-                    vec![Val::Bytes(response.body.clone())],
+                    vec![RunValue::Bytes(response.body.clone())],
                     Vec::new(),
                     at,
                 )
@@ -909,13 +922,13 @@ impl Interp<'_, '_> {
                 let kind = match response.status {
                     400..=499 => "Client Error",
                     500..=599 => "Server Error",
-                    _ => return Ok(Val::None),
+                    _ => return Ok(RunValue::None),
                 };
                 let message = format!(
                     "{} {kind}: {} for url: {}",
                     response.status, response.reason, response.url
                 );
-                let copy = Val::Native(Rc::new(Native::Response(response.clone())));
+                let copy = RunValue::Native(Rc::new(Native::Response(response.clone())));
                 Err(self.net_error("requests.HTTPError", &message, vec![("response", copy)], at))
             }
             "raise_for_status" => {
@@ -927,13 +940,13 @@ impl Interp<'_, '_> {
                     _ => "Invalid status code",
                 };
                 if (200..300).contains(&response.status) {
-                    return Ok(Val::Native(Rc::new(Native::Response(response.clone()))));
+                    return Ok(RunValue::Native(Rc::new(Native::Response(response.clone()))));
                 }
                 let message = format!(
                     "{kind} '{} {}' for url '{}'\nFor more information check: https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/{}",
                     response.status, response.reason, response.url, response.status
                 );
-                let copy = Val::Native(Rc::new(Native::Response(response.clone())));
+                let copy = RunValue::Native(Rc::new(Native::Response(response.clone())));
                 Err(self.net_error("httpx.HTTPStatusError", &message, vec![("response", copy)], at))
             }
             _ => Err(self.unsupported(&format!("`Response.{name}()`"), at)),
@@ -943,23 +956,23 @@ impl Interp<'_, '_> {
     /// A method of `BaseHTTPRequestHandler` on a handler instance.
     pub(crate) fn handler_method(
         &mut self,
-        receiver: &Val,
+        receiver: &RunValue,
         name: &str,
-        args: &[Val],
-        kwargs: &[(String, Val)],
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
         at: At,
-    ) -> R<Option<Val>> {
-        let Val::Instance(instance) = receiver else { return Ok(None) };
+    ) -> R<Option<RunValue>> {
+        let RunValue::Instance(instance) = receiver else { return Ok(None) };
         let attr = |n: &str| {
             instance.attrs.borrow().iter().find(|(k, _)| &**k == n).map(|(_, v)| v.clone())
         };
         let write_line = |interp: &mut Self, line: String| -> R<()> {
             let buffer = attr("_headers_buffer");
-            if let Some(Val::List(list)) = buffer {
-                list.items.borrow_mut().push(Val::Bytes(Rc::from(line.into_bytes())));
+            if let Some(RunValue::List(list)) = buffer {
+                list.items.borrow_mut().push(RunValue::Bytes(Rc::from(line.into_bytes())));
                 Ok(())
             } else {
-                let list = interp.new_list(vec![Val::Bytes(Rc::from(line.into_bytes()))]);
+                let list = interp.new_list(vec![RunValue::Bytes(Rc::from(line.into_bytes()))]);
                 instance.attrs.borrow_mut().push((Rc::from("_headers_buffer"), list));
                 Ok(())
             }
@@ -967,7 +980,7 @@ impl Interp<'_, '_> {
         match name {
             "send_response" | "send_response_only" => {
                 let code = match args.first() {
-                    Some(Val::Int(code)) => *code,
+                    Some(RunValue::Int(code)) => *code,
                     _ => {
                         return Err(self.raise(
                             "TypeError",
@@ -980,7 +993,7 @@ impl Interp<'_, '_> {
                     .get(1)
                     .or_else(|| kwargs.iter().find(|(k, _)| k == "message").map(|(_, v)| v))
                 {
-                    Some(Val::Str(m)) => m.to_string(),
+                    Some(RunValue::Str(m)) => m.to_string(),
                     _ => u16::try_from(code).map(reason_phrase).unwrap_or_default().to_owned(),
                 };
                 write_line(self, format!("HTTP/1.0 {code} {message}\r\n"))?;
@@ -988,7 +1001,7 @@ impl Interp<'_, '_> {
                     write_line(self, "Server: BaseHTTP/0.6 Python/3.11.7\r\n".to_owned())?;
                     write_line(self, format!("Date: {FIXED_DATE}\r\n"))?;
                 }
-                Ok(Some(Val::None))
+                Ok(Some(RunValue::None))
             }
             "send_header" => {
                 let (Some(key), Some(value)) = (args.first(), args.get(1)) else {
@@ -997,25 +1010,25 @@ impl Interp<'_, '_> {
                 let key = self.wire_text(key, at)?;
                 let value = self.wire_text(value, at)?;
                 write_line(self, format!("{key}: {value}\r\n"))?;
-                Ok(Some(Val::None))
+                Ok(Some(RunValue::None))
             }
             "end_headers" => {
                 write_line(self, "\r\n".to_owned())?;
-                if let (Some(Val::List(buffer)), Some(Val::Native(writer))) =
+                if let (Some(RunValue::List(buffer)), Some(RunValue::Native(writer))) =
                     (attr("_headers_buffer"), attr("wfile"))
                     && let Native::Writer(out) = &*writer
                 {
                     for line in buffer.items.borrow_mut().drain(..) {
-                        if let Val::Bytes(b) = line {
+                        if let RunValue::Bytes(b) = line {
                             out.borrow_mut().extend_from_slice(&b);
                         }
                     }
                 }
-                Ok(Some(Val::None))
+                Ok(Some(RunValue::None))
             }
             "send_error" => {
                 let code = match args.first() {
-                    Some(Val::Int(code)) => *code,
+                    Some(RunValue::Int(code)) => *code,
                     _ => {
                         return Err(self.raise(
                             "TypeError",
@@ -1026,46 +1039,56 @@ impl Interp<'_, '_> {
                 };
                 let phrase = u16::try_from(code).map(reason_phrase).unwrap_or_default();
                 let message = match args.get(1) {
-                    Some(Val::Str(m)) => m.to_string(),
+                    Some(RunValue::Str(m)) => m.to_string(),
                     _ => phrase.to_owned(),
                 };
                 let explain = match args.get(2) {
-                    Some(Val::Str(m)) => m.to_string(),
+                    Some(RunValue::Str(m)) => m.to_string(),
                     _ => String::new(),
                 };
                 let body = error_page(code, &message, &explain);
-                let write = |interp: &mut Self, name: &str, args: Vec<Val>| {
+                let write = |interp: &mut Self, name: &str, args: Vec<RunValue>| {
                     interp.handler_method(receiver, name, &args, &[], at)
                 };
-                write(self, "send_response", vec![Val::Int(code), Val::str(&message)])?;
-                write(self, "send_header", vec![Val::str("Connection"), Val::str("close")])?;
+                write(self, "send_response", vec![RunValue::Int(code), RunValue::str(&message)])?;
+                write(
+                    self,
+                    "send_header",
+                    vec![RunValue::str("Connection"), RunValue::str("close")],
+                )?;
                 let has_body = code >= 200 && !matches!(code, 204 | 205 | 304);
                 if has_body {
                     write(
                         self,
                         "send_header",
-                        vec![Val::str("Content-Type"), Val::str("text/html;charset=utf-8")],
+                        vec![
+                            RunValue::str("Content-Type"),
+                            RunValue::str("text/html;charset=utf-8"),
+                        ],
                     )?;
                     write(
                         self,
                         "send_header",
-                        vec![Val::str("Content-Length"), Val::str(&body.len().to_string())],
+                        vec![
+                            RunValue::str("Content-Length"),
+                            RunValue::str(&body.len().to_string()),
+                        ],
                     )?;
                 }
                 write(self, "end_headers", Vec::new())?;
                 if has_body
                     && attr("command")
-                        .is_none_or(|c| !matches!(c, Val::Str(ref s) if &**s == "HEAD"))
-                    && let Some(Val::Native(writer)) = attr("wfile")
+                        .is_none_or(|c| !matches!(c, RunValue::Str(ref s) if &**s == "HEAD"))
+                    && let Some(RunValue::Native(writer)) = attr("wfile")
                     && let Native::Writer(out) = &*writer
                 {
                     out.borrow_mut().extend_from_slice(body.as_bytes());
                 }
-                Ok(Some(Val::None))
+                Ok(Some(RunValue::None))
             }
-            "log_message" | "log_request" | "log_error" => Ok(Some(Val::None)),
-            "address_string" => Ok(Some(Val::str("127.0.0.1"))),
-            "date_time_string" => Ok(Some(Val::str(FIXED_DATE))),
+            "log_message" | "log_request" | "log_error" => Ok(Some(RunValue::None)),
+            "address_string" => Ok(Some(RunValue::str("127.0.0.1"))),
+            "date_time_string" => Ok(Some(RunValue::str(FIXED_DATE))),
             _ => Ok(None),
         }
     }
@@ -1112,37 +1135,42 @@ pub(crate) fn parse_response(bytes: &[u8]) -> Option<HttpResponse> {
 }
 
 /// The attributes a handler instance is made with for `request`.
-pub(crate) fn handler_attrs(request: &HttpRequest) -> Vec<(Rc<str>, Val)> {
-    let headers = Val::Native(Rc::new(Native::Headers(HeadersObj {
+pub(crate) fn handler_attrs(request: &HttpRequest) -> Vec<(Rc<str>, RunValue)> {
+    let headers = RunValue::Native(Rc::new(Native::Headers(HeadersObj {
         items: request.headers.clone(),
         message: true,
     })));
-    let rfile =
-        Val::Native(Rc::new(Native::Reader(RefCell::new((Rc::from(request.body.clone()), 0)))));
-    let wfile = Val::Native(Rc::new(Native::Writer(RefCell::new(Vec::new()))));
+    let rfile = RunValue::Native(Rc::new(Native::Reader(RefCell::new((
+        Rc::from(request.body.clone()),
+        0,
+    )))));
+    let wfile = RunValue::Native(Rc::new(Native::Writer(RefCell::new(Vec::new()))));
     vec![
-        (Rc::from("command"), Val::str(&request.method)),
-        (Rc::from("path"), Val::str(&request.target())),
-        (Rc::from("request_version"), Val::str("HTTP/1.1")),
+        (Rc::from("command"), RunValue::str(&request.method)),
+        (Rc::from("path"), RunValue::str(&request.target())),
+        (Rc::from("request_version"), RunValue::str("HTTP/1.1")),
         (
             Rc::from("requestline"),
-            Val::str(&format!("{} {} HTTP/1.1", request.method, request.target())),
+            RunValue::str(&format!("{} {} HTTP/1.1", request.method, request.target())),
         ),
         (Rc::from("headers"), headers),
         (Rc::from("rfile"), rfile),
         (Rc::from("wfile"), wfile),
-        (Rc::from("client_address"), Val::tuple(vec![Val::str("127.0.0.1"), Val::Int(50_000)])),
-        (Rc::from("close_connection"), Val::Bool(true)),
+        (
+            Rc::from("client_address"),
+            RunValue::tuple(vec![RunValue::str("127.0.0.1"), RunValue::Int(50_000)]),
+        ),
+        (Rc::from("close_connection"), RunValue::Bool(true)),
     ]
 }
 
 /// What a handler instance wrote to its `wfile`.
-pub(crate) fn written(attrs: &[(Rc<str>, Val)]) -> Vec<u8> {
+pub(crate) fn written(attrs: &[(Rc<str>, RunValue)]) -> Vec<u8> {
     attrs
         .iter()
         .find(|(k, _)| &**k == "wfile")
         .and_then(|(_, v)| match v {
-            Val::Native(n) => match &**n {
+            RunValue::Native(n) => match &**n {
                 Native::Writer(out) => Some(out.borrow().clone()),
                 _ => None,
             },

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::ast::{At, BinOp, CmpOp, UnOp};
 use super::eval::{Interp, R, Signal};
-use super::runtime::{Builtin, DictObj, ExcObj, ListObj, StdModule, Val, range_len};
+use super::runtime::{Builtin, DictObj, ExcObj, ListObj, RunValue, StdModule, range_len};
 use super::value::{repr_float, repr_str};
 use super::{MAX_SIZE, MAX_VALUE_DEPTH};
 
@@ -19,7 +19,7 @@ pub(crate) enum Iter {
     /// A list, read live (appending while iterating extends the loop, as in Python).
     List(Rc<ListObj>, usize),
     /// A snapshot.
-    Items(std::vec::IntoIter<Val>),
+    Items(std::vec::IntoIter<RunValue>),
     /// `range`: the next value, the step and how many are left.
     Range(i64, i64, u64),
     /// A string's characters from a byte offset.
@@ -28,39 +28,42 @@ pub(crate) enum Iter {
 
 impl Interp<'_, '_> {
     /// `type(x).__name__`.
-    pub(crate) fn type_name(&self, value: &Val) -> String {
+    pub(crate) fn type_name(&self, value: &RunValue) -> String {
         match value {
-            Val::None => "NoneType",
-            Val::Bool(_) => "bool",
-            Val::Int(_) => "int",
-            Val::Float(_) => "float",
-            Val::Str(_) => "str",
-            Val::Bytes(_) => "bytes",
-            Val::List(list) if list.frozen.get() => "frozenset",
-            Val::List(_) => "list",
-            Val::Tuple(_) => "tuple",
-            Val::Dict(_) => "dict",
-            Val::Object(object) => return object.class.to_string(),
-            Val::Exc(exc) => return super::net::short_name(&exc.class).to_owned(),
-            Val::Range(..) => "range",
-            Val::Context => "ToolContext",
-            Val::Memory => "ProjectMemory",
-            Val::Client => "CrmClient",
-            Val::Function(_) | Val::Lambda(_) => "function",
-            Val::Model(_) | Val::ToolResult | Val::ExcClass(_) | Val::Type(_) => "type",
-            Val::Builtin(_) | Val::Bound(_) => "builtin_function_or_method",
-            Val::Foreign(_) => "object",
-            Val::Module(_) | Val::Unit(_) => "module",
-            Val::Native(native) => Self::native_type_name(native),
-            Val::Instance(instance) => return self.class_name(instance.class).to_owned(),
-            Val::Class(_) => "type",
-            Val::Method(_) => "method",
-            Val::Super(_) => "super",
-            Val::Generated(_) => "function",
-            Val::Pattern(_) => "Pattern",
-            Val::Match(_) => "Match",
-            Val::Temporal(t) => t.kind().type_name(),
-            Val::TemporalClass(_) => "type",
+            RunValue::None => "NoneType",
+            RunValue::Bool(_) => "bool",
+            RunValue::Int(_) => "int",
+            RunValue::Float(_) => "float",
+            RunValue::Str(_) => "str",
+            RunValue::Bytes(_) => "bytes",
+            RunValue::List(list) if list.frozen.get() => "frozenset",
+            RunValue::List(_) => "list",
+            RunValue::Tuple(_) => "tuple",
+            RunValue::Dict(_) => "dict",
+            RunValue::Object(object) => return object.class.to_string(),
+            RunValue::Exc(exc) => return super::net::short_name(&exc.class).to_owned(),
+            RunValue::Range(..) => "range",
+            RunValue::Context => "ToolContext",
+            RunValue::Memory => "ProjectMemory",
+            RunValue::Client => "CrmClient",
+            RunValue::Function(_) | RunValue::Lambda(_) => "function",
+            RunValue::Model(_)
+            | RunValue::ToolResult
+            | RunValue::ExcClass(_)
+            | RunValue::Type(_) => "type",
+            RunValue::Builtin(_) | RunValue::Bound(_) => "builtin_function_or_method",
+            RunValue::Foreign(_) => "object",
+            RunValue::Module(_) | RunValue::Unit(_) => "module",
+            RunValue::Native(native) => Self::native_type_name(native),
+            RunValue::Instance(instance) => return self.class_name(instance.class).to_owned(),
+            RunValue::Class(_) => "type",
+            RunValue::Method(_) => "method",
+            RunValue::Super(_) => "super",
+            RunValue::Generated(_) => "function",
+            RunValue::Pattern(_) => "Pattern",
+            RunValue::Match(_) => "Match",
+            RunValue::Temporal(t) => t.kind().type_name(),
+            RunValue::TemporalClass(_) => "type",
         }
         .to_owned()
     }
@@ -70,9 +73,9 @@ impl Interp<'_, '_> {
     }
 
     /// Stops the run if either value is outside the subset.
-    fn foreign(&self, values: &[&Val], at: At) -> R<()> {
+    fn foreign(&self, values: &[&RunValue], at: At) -> R<()> {
         match values.iter().find_map(|v| match v {
-            Val::Foreign(what) => Some(what.clone()),
+            RunValue::Foreign(what) => Some(what.clone()),
             _ => None,
         }) {
             Some(what) => Err(self.unsupported(&format!("using {what}"), at)),
@@ -103,13 +106,13 @@ impl Interp<'_, '_> {
     // ----- arithmetic -----
 
     /// `a <op> b`.
-    pub(crate) fn binary(&mut self, op: BinOp, a: &Val, b: &Val, at: At) -> R<Val> {
+    pub(crate) fn binary(&mut self, op: BinOp, a: &RunValue, b: &RunValue, at: At) -> R<RunValue> {
         if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-            if let (Val::Bool(p), Val::Bool(q)) = (a, b) {
+            if let (RunValue::Bool(p), RunValue::Bool(q)) = (a, b) {
                 match op {
-                    BinOp::BitOr => return Ok(Val::Bool(*p | *q)),
-                    BinOp::BitAnd => return Ok(Val::Bool(*p & *q)),
-                    BinOp::BitXor => return Ok(Val::Bool(*p ^ *q)),
+                    BinOp::BitOr => return Ok(RunValue::Bool(*p | *q)),
+                    BinOp::BitAnd => return Ok(RunValue::Bool(*p & *q)),
+                    BinOp::BitXor => return Ok(RunValue::Bool(*p ^ *q)),
                     _ => {}
                 }
             }
@@ -120,7 +123,7 @@ impl Interp<'_, '_> {
             return self.float_op(op, x, y, (a, b), at);
         }
         self.foreign(&[a, b], at)?;
-        let frozen = |v: &Val| matches!(v, Val::List(l) if l.frozen.get());
+        let frozen = |v: &RunValue| matches!(v, RunValue::List(l) if l.frozen.get());
         if frozen(a) || frozen(b) {
             if matches!(op, BinOp::BitOr | BinOp::BitAnd | BinOp::BitXor | BinOp::Sub) {
                 let what = format!("`{}` of a frozenset (it is a list here)", op.symbol());
@@ -128,13 +131,13 @@ impl Interp<'_, '_> {
             }
             return Err(self.operand_error(op, a, b, at));
         }
-        if (matches!(a, Val::Temporal(_)) || matches!(b, Val::Temporal(_)))
+        if (matches!(a, RunValue::Temporal(_)) || matches!(b, RunValue::Temporal(_)))
             && let Some(value) = self.temporal_binary(op, a, b, at)?
         {
             return Ok(value);
         }
         match (op, a, b) {
-            (BinOp::Add, Val::Str(x), Val::Str(y)) => {
+            (BinOp::Add, RunValue::Str(x), RunValue::Str(y)) => {
                 let mut out = String::with_capacity(x.len() + y.len());
                 if x.len() + y.len() > MAX_SIZE {
                     let count = self.char_count(x, at)? + self.char_count(y, at)?;
@@ -145,9 +148,9 @@ impl Interp<'_, '_> {
                 self.charge(x.len() + y.len(), at)?;
                 out.push_str(x);
                 out.push_str(y);
-                Ok(Val::str(&out))
+                Ok(RunValue::str(&out))
             }
-            (BinOp::Add, Val::List(x), Val::List(y)) => {
+            (BinOp::Add, RunValue::List(x), RunValue::List(y)) => {
                 let mut items = x.items.borrow().clone();
                 items.extend(y.items.borrow().iter().cloned());
                 self.charge(items.len(), at)?;
@@ -156,40 +159,49 @@ impl Interp<'_, '_> {
                 }
                 Ok(self.new_list(items))
             }
-            (BinOp::Add, Val::Bytes(x), Val::Bytes(y)) => {
+            (BinOp::Add, RunValue::Bytes(x), RunValue::Bytes(y)) => {
                 if x.len() + y.len() > MAX_SIZE {
                     return Err(self.memory_error(at));
                 }
                 self.charge(x.len() + y.len(), at)?;
-                Ok(Val::Bytes(x.iter().chain(y.iter()).copied().collect()))
+                Ok(RunValue::Bytes(x.iter().chain(y.iter()).copied().collect()))
             }
-            (BinOp::Add, Val::Bytes(_), other) => {
+            (BinOp::Add, RunValue::Bytes(_), other) => {
                 let message = format!("can't concat {} to bytes", self.type_name(other));
                 Err(self.type_error(message, at))
             }
-            (BinOp::Add, Val::Tuple(x), Val::Tuple(y)) => {
+            (BinOp::Add, RunValue::Tuple(x), RunValue::Tuple(y)) => {
                 if x.items.len() + y.items.len() > MAX_SIZE {
                     return Err(self.memory_error(at));
                 }
                 self.charge(x.items.len() + y.items.len(), at)?;
-                Ok(Val::tuple(x.items.iter().chain(&y.items).cloned().collect()))
+                Ok(RunValue::tuple(x.items.iter().chain(&y.items).cloned().collect()))
             }
-            (BinOp::Mul, seq @ (Val::Str(_) | Val::Bytes(_) | Val::List(_) | Val::Tuple(_)), n)
-            | (BinOp::Mul, n, seq @ (Val::Str(_) | Val::Bytes(_) | Val::List(_) | Val::Tuple(_))) => {
-                match n.as_int() {
-                    Some(n) => self.repeat(seq, n, at),
-                    None => Err(self.type_error(
-                        format!(
-                            "can't multiply sequence by non-int of type '{}'",
-                            self.type_name(n)
-                        ),
-                        at,
-                    )),
-                }
-            }
-            (BinOp::BitOr, Val::Dict(x), Val::Dict(y)) => {
+            (
+                BinOp::Mul,
+                seq @ (RunValue::Str(_)
+                | RunValue::Bytes(_)
+                | RunValue::List(_)
+                | RunValue::Tuple(_)),
+                n,
+            )
+            | (
+                BinOp::Mul,
+                n,
+                seq @ (RunValue::Str(_)
+                | RunValue::Bytes(_)
+                | RunValue::List(_)
+                | RunValue::Tuple(_)),
+            ) => match n.as_int() {
+                Some(n) => self.repeat(seq, n, at),
+                None => Err(self.type_error(
+                    format!("can't multiply sequence by non-int of type '{}'", self.type_name(n)),
+                    at,
+                )),
+            },
+            (BinOp::BitOr, RunValue::Dict(x), RunValue::Dict(y)) => {
                 let merged = self.new_dict(x.entries.borrow().clone());
-                if let Val::Dict(d) = &merged {
+                if let RunValue::Dict(d) = &merged {
                     let entries = y.entries.borrow().clone();
                     for (key, value) in entries {
                         self.dict_set(d, key, value, at)?;
@@ -197,13 +209,13 @@ impl Interp<'_, '_> {
                 }
                 Ok(merged)
             }
-            (BinOp::Mod, Val::Str(_), _) => {
+            (BinOp::Mod, RunValue::Str(_), _) => {
                 Err(self.unsupported("printf-style `%` formatting (use an f-string)", at))
             }
             (BinOp::BitOr, _, _) if union_operands(a, b) => {
                 Err(self.unsupported("a union of types (`int | str`)", at))
             }
-            (BinOp::Add, Val::Str(_) | Val::List(_) | Val::Tuple(_), other) => {
+            (BinOp::Add, RunValue::Str(_) | RunValue::List(_) | RunValue::Tuple(_), other) => {
                 let kind = self.type_name(a);
                 let message = format!(
                     "can only concatenate {kind} (not \"{}\") to {kind}",
@@ -216,15 +228,21 @@ impl Interp<'_, '_> {
     }
 
     /// `current <op>= operand`: lists extend and dicts update in place.
-    pub(crate) fn in_place(&mut self, op: BinOp, current: Val, operand: &Val, at: At) -> R<Val> {
+    pub(crate) fn in_place(
+        &mut self,
+        op: BinOp,
+        current: RunValue,
+        operand: &RunValue,
+        at: At,
+    ) -> R<RunValue> {
         match (op, &current) {
-            (BinOp::Add, Val::List(list)) => {
+            (BinOp::Add, RunValue::List(list)) => {
                 let items = self.collect(operand, at)?;
                 self.extend_list(list, items, at)?;
                 Ok(current)
             }
-            (BinOp::BitOr, Val::Dict(dict)) if matches!(operand, Val::Dict(_)) => {
-                if let Val::Dict(other) = operand {
+            (BinOp::BitOr, RunValue::Dict(dict)) if matches!(operand, RunValue::Dict(_)) => {
+                if let RunValue::Dict(other) = operand {
                     let entries = other.entries.borrow().clone();
                     for (key, value) in entries {
                         self.dict_set(dict, key, value, at)?;
@@ -236,7 +254,7 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn operand_error(&self, op: BinOp, a: &Val, b: &Val, at: At) -> Signal {
+    fn operand_error(&self, op: BinOp, a: &RunValue, b: &RunValue, at: At) -> Signal {
         let message = format!(
             "unsupported operand type(s) for {}: '{}' and '{}'",
             op.symbol(),
@@ -247,13 +265,13 @@ impl Interp<'_, '_> {
     }
 
     /// `seq * n`.
-    fn repeat(&mut self, seq: &Val, n: i64, at: At) -> R<Val> {
+    fn repeat(&mut self, seq: &RunValue, n: i64, at: At) -> R<RunValue> {
         let times = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
         let len = match seq {
-            Val::Str(s) => self.char_count(s, at)?,
-            Val::Bytes(b) => b.len(),
-            Val::List(l) => l.items.borrow().len(),
-            Val::Tuple(t) => t.items.len(),
+            RunValue::Str(s) => self.char_count(s, at)?,
+            RunValue::Bytes(b) => b.len(),
+            RunValue::List(l) => l.items.borrow().len(),
+            RunValue::Tuple(t) => t.items.len(),
             _ => 0,
         };
         let total = len.saturating_mul(times);
@@ -263,18 +281,25 @@ impl Interp<'_, '_> {
         let times = if total == 0 { 0 } else { times };
         self.charge(total, at)?;
         Ok(match seq {
-            Val::Str(s) => Val::str(&s.repeat(times)),
-            Val::Bytes(b) => Val::Bytes(b.repeat(times).into()),
-            Val::List(l) => {
+            RunValue::Str(s) => RunValue::str(&s.repeat(times)),
+            RunValue::Bytes(b) => RunValue::Bytes(b.repeat(times).into()),
+            RunValue::List(l) => {
                 let items = repeat_items(&l.items.borrow(), times);
                 self.new_list(items)
             }
-            Val::Tuple(t) => Val::tuple(repeat_items(&t.items, times)),
-            _ => Val::None,
+            RunValue::Tuple(t) => RunValue::tuple(repeat_items(&t.items, times)),
+            _ => RunValue::None,
         })
     }
 
-    fn int_op(&mut self, op: BinOp, x: i64, y: i64, operands: (&Val, &Val), at: At) -> R<Val> {
+    fn int_op(
+        &mut self,
+        op: BinOp,
+        x: i64,
+        y: i64,
+        operands: (&RunValue, &RunValue),
+        at: At,
+    ) -> R<RunValue> {
         let result = match op {
             BinOp::Add => x.checked_add(y),
             BinOp::Sub => x.checked_sub(y),
@@ -284,7 +309,7 @@ impl Interp<'_, '_> {
                     return Err(self.raise("ZeroDivisionError", "division by zero", at));
                 }
                 #[allow(clippy::cast_precision_loss)]
-                return Ok(Val::Float(x as f64 / y as f64));
+                return Ok(RunValue::Float(x as f64 / y as f64));
             }
             BinOp::FloorDiv => {
                 if y == 0 {
@@ -307,7 +332,7 @@ impl Interp<'_, '_> {
                         return Err(self.raise("ZeroDivisionError", message, at));
                     }
                     #[allow(clippy::cast_precision_loss)]
-                    return Ok(Val::Float((x as f64).powf(y as f64)));
+                    return Ok(RunValue::Float((x as f64).powf(y as f64)));
                 }
                 match (x, u32::try_from(y)) {
                     (0 | 1, _) => Some(if y == 0 { 1 } else { x }),
@@ -335,10 +360,17 @@ impl Interp<'_, '_> {
             BinOp::BitXor => Some(x ^ y),
             BinOp::MatMul => return Err(self.operand_error(op, operands.0, operands.1, at)),
         };
-        result.map(Val::Int).ok_or_else(|| self.overflow(at))
+        result.map(RunValue::Int).ok_or_else(|| self.overflow(at))
     }
 
-    fn float_op(&mut self, op: BinOp, x: f64, y: f64, operands: (&Val, &Val), at: At) -> R<Val> {
+    fn float_op(
+        &mut self,
+        op: BinOp,
+        x: f64,
+        y: f64,
+        operands: (&RunValue, &RunValue),
+        at: At,
+    ) -> R<RunValue> {
         let value = match op {
             BinOp::Add => x + y,
             BinOp::Sub => x - y,
@@ -378,28 +410,32 @@ impl Interp<'_, '_> {
             }
             _ => return Err(self.operand_error(op, operands.0, operands.1, at)),
         };
-        Ok(Val::Float(value))
+        Ok(RunValue::Float(value))
     }
 
     /// `<op> value`.
-    pub(crate) fn unary(&mut self, op: UnOp, value: &Val, at: At) -> R<Val> {
+    pub(crate) fn unary(&mut self, op: UnOp, value: &RunValue, at: At) -> R<RunValue> {
         if op == UnOp::Not {
-            return Ok(Val::Bool(!value.truthy()));
+            return Ok(RunValue::Bool(!value.truthy()));
         }
         self.foreign(&[value], at)?;
-        if let Val::Temporal(t) = value
+        if let RunValue::Temporal(t) = value
             && let Some(result) = self.temporal_unary(op, *t, at)?
         {
             return Ok(result);
         }
         match (op, value) {
-            (UnOp::Neg, Val::Float(x)) => Ok(Val::Float(-x)),
-            (UnOp::Pos, Val::Float(x)) => Ok(Val::Float(*x)),
-            (UnOp::Neg, v) if v.as_int().is_some() => {
-                v.as_int().and_then(i64::checked_neg).map(Val::Int).ok_or_else(|| self.overflow(at))
+            (UnOp::Neg, RunValue::Float(x)) => Ok(RunValue::Float(-x)),
+            (UnOp::Pos, RunValue::Float(x)) => Ok(RunValue::Float(*x)),
+            (UnOp::Neg, v) if v.as_int().is_some() => v
+                .as_int()
+                .and_then(i64::checked_neg)
+                .map(RunValue::Int)
+                .ok_or_else(|| self.overflow(at)),
+            (UnOp::Pos, v) if v.as_int().is_some() => Ok(RunValue::Int(v.as_int().unwrap_or(0))),
+            (UnOp::Invert, v) if v.as_int().is_some() => {
+                Ok(RunValue::Int(!v.as_int().unwrap_or(0)))
             }
-            (UnOp::Pos, v) if v.as_int().is_some() => Ok(Val::Int(v.as_int().unwrap_or(0))),
-            (UnOp::Invert, v) if v.as_int().is_some() => Ok(Val::Int(!v.as_int().unwrap_or(0))),
             _ => {
                 let symbol = match op {
                     UnOp::Neg => "-",
@@ -416,7 +452,7 @@ impl Interp<'_, '_> {
     // ----- comparisons -----
 
     /// `a <op> b` for one comparison of a chain.
-    pub(crate) fn compare(&mut self, op: CmpOp, a: &Val, b: &Val, at: At) -> R<bool> {
+    pub(crate) fn compare(&mut self, op: CmpOp, a: &RunValue, b: &RunValue, at: At) -> R<bool> {
         match op {
             CmpOp::Eq => self.eq(a, b, at),
             CmpOp::NotEq => Ok(!self.eq(a, b, at)?),
@@ -443,14 +479,14 @@ impl Interp<'_, '_> {
     }
 
     /// `a < b`.
-    pub(crate) fn less(&mut self, a: &Val, b: &Val, at: At) -> R<bool> {
+    pub(crate) fn less(&mut self, a: &RunValue, b: &RunValue, at: At) -> R<bool> {
         Ok(self.partial_cmp(a, b, "<", 0, at)? == Some(Ordering::Less))
     }
 
     fn partial_cmp(
         &mut self,
-        a: &Val,
-        b: &Val,
+        a: &RunValue,
+        b: &RunValue,
         symbol: &str,
         depth: usize,
         at: At,
@@ -463,25 +499,25 @@ impl Interp<'_, '_> {
             return Ok(number_cmp(a, b));
         }
         self.foreign(&[a, b], at)?;
-        if let (Val::Temporal(x), Val::Temporal(y)) = (a, b)
+        if let (RunValue::Temporal(x), RunValue::Temporal(y)) = (a, b)
             && let Some(ordering) = self.temporal_cmp(*x, *y, at)?
         {
             return Ok(Some(ordering));
         }
         match (a, b) {
-            (Val::Str(x), Val::Str(y)) => {
+            (RunValue::Str(x), RunValue::Str(y)) => {
                 self.charge(x.len().min(y.len()), at)?;
                 Ok(Some(x.cmp(y)))
             }
-            (Val::Bytes(x), Val::Bytes(y)) => {
+            (RunValue::Bytes(x), RunValue::Bytes(y)) => {
                 self.charge(x.len().min(y.len()), at)?;
                 Ok(Some(x.cmp(y)))
             }
-            (Val::List(x), Val::List(y)) => {
+            (RunValue::List(x), RunValue::List(y)) => {
                 let (xs, ys) = (x.items.borrow(), y.items.borrow());
                 self.sequence_cmp(&xs, &ys, symbol, depth, at)
             }
-            (Val::Tuple(x), Val::Tuple(y)) => {
+            (RunValue::Tuple(x), RunValue::Tuple(y)) => {
                 self.sequence_cmp(&x.items, &y.items, symbol, depth, at)
             }
             _ => {
@@ -497,8 +533,8 @@ impl Interp<'_, '_> {
 
     fn sequence_cmp(
         &mut self,
-        xs: &[Val],
-        ys: &[Val],
+        xs: &[RunValue],
+        ys: &[RunValue],
         symbol: &str,
         depth: usize,
         at: At,
@@ -513,11 +549,11 @@ impl Interp<'_, '_> {
     }
 
     /// `a == b`.
-    pub(crate) fn eq(&mut self, a: &Val, b: &Val, at: At) -> R<bool> {
+    pub(crate) fn eq(&mut self, a: &RunValue, b: &RunValue, at: At) -> R<bool> {
         self.eq_depth(a, b, 0, at)
     }
 
-    fn eq_depth(&mut self, a: &Val, b: &Val, depth: usize, at: At) -> R<bool> {
+    fn eq_depth(&mut self, a: &RunValue, b: &RunValue, depth: usize, at: At) -> R<bool> {
         if depth > MAX_VALUE_DEPTH {
             let message = "maximum recursion depth exceeded in comparison";
             return Err(self.raise("RecursionError", message, at));
@@ -526,15 +562,15 @@ impl Interp<'_, '_> {
             return Ok(number_cmp(a, b) == Some(Ordering::Equal));
         }
         Ok(match (a, b) {
-            (Val::Str(x), Val::Str(y)) => {
+            (RunValue::Str(x), RunValue::Str(y)) => {
                 self.charge(x.len().min(y.len()), at)?;
                 x == y
             }
-            (Val::Bytes(x), Val::Bytes(y)) => {
+            (RunValue::Bytes(x), RunValue::Bytes(y)) => {
                 self.charge(x.len().min(y.len()), at)?;
                 x == y
             }
-            (Val::List(x), Val::List(y)) if x.frozen.get() || y.frozen.get() => {
+            (RunValue::List(x), RunValue::List(y)) if x.frozen.get() || y.frozen.get() => {
                 // A frozenset equals the set with the same items, in any order.
                 let (xs, ys) = (x.items.borrow().clone(), y.items.borrow().clone());
                 if xs.len() != ys.len() {
@@ -547,14 +583,16 @@ impl Interp<'_, '_> {
                 }
                 true
             }
-            (Val::List(x), Val::List(y)) => {
+            (RunValue::List(x), RunValue::List(y)) => {
                 Rc::ptr_eq(x, y) || {
                     let (xs, ys) = (x.items.borrow(), y.items.borrow());
                     self.sequence_eq(&xs, &ys, depth, at)?
                 }
             }
-            (Val::Tuple(x), Val::Tuple(y)) => self.sequence_eq(&x.items, &y.items, depth, at)?,
-            (Val::Dict(x), Val::Dict(y)) => {
+            (RunValue::Tuple(x), RunValue::Tuple(y)) => {
+                self.sequence_eq(&x.items, &y.items, depth, at)?
+            }
+            (RunValue::Dict(x), RunValue::Dict(y)) => {
                 if Rc::ptr_eq(x, y) {
                     return Ok(true);
                 }
@@ -571,7 +609,7 @@ impl Interp<'_, '_> {
                 }
                 true
             }
-            (Val::Object(x), Val::Object(y)) => {
+            (RunValue::Object(x), RunValue::Object(y)) => {
                 if x.class != y.class || x.model != y.model || x.fields.len() != y.fields.len() {
                     return Ok(false);
                 }
@@ -582,17 +620,17 @@ impl Interp<'_, '_> {
                 }
                 true
             }
-            (Val::Range(..), Val::Range(..)) => range_eq(a, b),
-            (Val::Temporal(x), Val::Temporal(y)) => Self::temporal_eq(*x, *y),
-            (Val::Native(x), _) | (_, Val::Native(x))
+            (RunValue::Range(..), RunValue::Range(..)) => range_eq(a, b),
+            (RunValue::Temporal(x), RunValue::Temporal(y)) => Self::temporal_eq(*x, *y),
+            (RunValue::Native(x), _) | (_, RunValue::Native(x))
                 if matches!(**x, super::net::Native::Url(_)) =>
             {
-                let items = |v: &Val| match v {
-                    Val::Native(n) => match &**n {
+                let items = |v: &RunValue| match v {
+                    RunValue::Native(n) => match &**n {
                         super::net::Native::Url(url) => Some(Self::url_items(url)),
                         _ => None,
                     },
-                    Val::Tuple(t) => Some(t.items.clone()),
+                    RunValue::Tuple(t) => Some(t.items.clone()),
                     _ => None,
                 };
                 match (items(a), items(b)) {
@@ -600,7 +638,7 @@ impl Interp<'_, '_> {
                     _ => false,
                 }
             }
-            (Val::Instance(_), _) | (_, Val::Instance(_)) => {
+            (RunValue::Instance(_), _) | (_, RunValue::Instance(_)) => {
                 match self.dataclass_eq(a, b, depth, at)? {
                     Some(equal) => equal,
                     None => match self.dataclass_eq(b, a, depth, at)? {
@@ -614,11 +652,11 @@ impl Interp<'_, '_> {
     }
 
     /// `a == b`, `depth` levels into the values compared.
-    pub(crate) fn eq_at(&mut self, a: &Val, b: &Val, depth: usize, at: At) -> R<bool> {
+    pub(crate) fn eq_at(&mut self, a: &RunValue, b: &RunValue, depth: usize, at: At) -> R<bool> {
         self.eq_depth(a, b, depth, at)
     }
 
-    fn sequence_eq(&mut self, xs: &[Val], ys: &[Val], depth: usize, at: At) -> R<bool> {
+    fn sequence_eq(&mut self, xs: &[RunValue], ys: &[RunValue], depth: usize, at: At) -> R<bool> {
         if xs.len() != ys.len() {
             return Ok(false);
         }
@@ -632,15 +670,15 @@ impl Interp<'_, '_> {
     }
 
     /// `item in container`.
-    pub(crate) fn contains(&mut self, container: &Val, item: &Val, at: At) -> R<bool> {
+    pub(crate) fn contains(&mut self, container: &RunValue, item: &RunValue, at: At) -> R<bool> {
         self.foreign(&[container, item], at)?;
         match container {
-            Val::Native(native) => {
+            RunValue::Native(native) => {
                 let native = native.clone();
                 self.native_contains(&native, item, at)
             }
-            Val::Str(s) => match item {
-                Val::Str(sub) => {
+            RunValue::Str(s) => match item {
+                RunValue::Str(sub) => {
                     self.charge(s.len(), at)?;
                     Ok(s.contains(&**sub))
                 }
@@ -652,8 +690,8 @@ impl Interp<'_, '_> {
                     Err(self.type_error(message, at))
                 }
             },
-            Val::Bytes(data) => match item {
-                Val::Bytes(sub) => {
+            RunValue::Bytes(data) => match item {
+                RunValue::Bytes(sub) => {
                     self.charge(data.len().saturating_mul(sub.len().max(1)), at)?;
                     Ok(sub.is_empty() || data.windows(sub.len()).any(|w| w == &**sub))
                 }
@@ -671,19 +709,19 @@ impl Interp<'_, '_> {
                     Err(self.type_error(message, at))
                 }
             },
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let items = list.items.borrow();
                 self.sequence_contains(&items, item, at)
             }
-            Val::Tuple(tuple) => self.sequence_contains(&tuple.items, item, at),
-            Val::Dict(dict) => {
+            RunValue::Tuple(tuple) => self.sequence_contains(&tuple.items, item, at),
+            RunValue::Dict(dict) => {
                 let entries = dict.entries.borrow();
                 Ok(self.find_key(&entries, item, at)?.is_some())
             }
-            Val::Range(start, stop, step) => {
+            RunValue::Range(start, stop, step) => {
                 let Some(n) = item.as_int().or_else(|| match item {
                     #[allow(clippy::cast_possible_truncation)]
-                    Val::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 => Some(*x as i64),
+                    RunValue::Float(x) if x.fract() == 0.0 && x.abs() < 9.0e18 => Some(*x as i64),
                     _ => None,
                 }) else {
                     return Ok(false);
@@ -702,7 +740,7 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn sequence_contains(&mut self, items: &[Val], item: &Val, at: At) -> R<bool> {
+    fn sequence_contains(&mut self, items: &[RunValue], item: &RunValue, at: At) -> R<bool> {
         for candidate in items {
             self.charge(1, at)?;
             if identical(candidate, item) || self.eq(candidate, item, at)? {
@@ -715,22 +753,22 @@ impl Interp<'_, '_> {
     // ----- dicts -----
 
     /// Raises `TypeError` unless `value` can be a dict key.
-    pub(crate) fn hashable(&self, value: &Val, at: At) -> R<()> {
+    pub(crate) fn hashable(&self, value: &RunValue, at: At) -> R<()> {
         let mut stack = vec![(value.clone(), 0usize)];
         while let Some((v, depth)) = stack.pop() {
             match &v {
-                Val::List(list) if list.frozen.get() => {
+                RunValue::List(list) if list.frozen.get() => {
                     let what = "a frozenset as a dict key or set item (it is a list here)";
                     return Err(self.unsupported(what, at));
                 }
-                Val::List(_) | Val::Dict(_) | Val::Object(_) => {
+                RunValue::List(_) | RunValue::Dict(_) | RunValue::Object(_) => {
                     let message = format!("unhashable type: '{}'", self.type_name(&v));
                     return Err(self.type_error(message, at));
                 }
-                Val::Tuple(tuple) if depth < MAX_VALUE_DEPTH => {
+                RunValue::Tuple(tuple) if depth < MAX_VALUE_DEPTH => {
                     stack.extend(tuple.items.iter().map(|item| (item.clone(), depth + 1)));
                 }
-                Val::Instance(instance) => match self.instance_hash(instance.class) {
+                RunValue::Instance(instance) => match self.instance_hash(instance.class) {
                     super::classes::Hash::Identity => {}
                     super::classes::Hash::None => {
                         let message = format!("unhashable type: '{}'", self.type_name(&v));
@@ -751,8 +789,8 @@ impl Interp<'_, '_> {
     /// The index of `key` among a dict's entries.
     pub(crate) fn find_key(
         &mut self,
-        entries: &[(Val, Val)],
-        key: &Val,
+        entries: &[(RunValue, RunValue)],
+        key: &RunValue,
         at: At,
     ) -> R<Option<usize>> {
         self.hashable(key, at)?;
@@ -766,7 +804,13 @@ impl Interp<'_, '_> {
     }
 
     /// `d[key] = value`.
-    pub(crate) fn dict_set(&mut self, dict: &Rc<DictObj>, key: Val, value: Val, at: At) -> R<()> {
+    pub(crate) fn dict_set(
+        &mut self,
+        dict: &Rc<DictObj>,
+        key: RunValue,
+        value: RunValue,
+        at: At,
+    ) -> R<()> {
         let found = {
             let entries = dict.entries.borrow();
             self.find_key(&entries, &key, at)?
@@ -792,14 +836,14 @@ impl Interp<'_, '_> {
         &self,
         list: &'l ListObj,
         at: At,
-    ) -> R<std::cell::RefMut<'l, Vec<Val>>> {
+    ) -> R<std::cell::RefMut<'l, Vec<RunValue>>> {
         list.items
             .try_borrow_mut()
             .map_err(|_| self.raise("RuntimeError", "list changed during iteration", at))
     }
 
     /// Appends `items` to a list, within [`MAX_SIZE`].
-    pub(crate) fn extend_list(&mut self, list: &ListObj, items: Vec<Val>, at: At) -> R<()> {
+    pub(crate) fn extend_list(&mut self, list: &ListObj, items: Vec<RunValue>, at: At) -> R<()> {
         self.charge(items.len(), at)?;
         let mut target = self.list_mut(list, at)?;
         if target.len() + items.len() > MAX_SIZE {
@@ -811,8 +855,8 @@ impl Interp<'_, '_> {
     }
 
     /// The values without duplicates, first occurrences kept (a set, as a list).
-    pub(crate) fn unique(&mut self, values: Vec<Val>, at: At) -> R<Vec<Val>> {
-        let mut out: Vec<Val> = Vec::with_capacity(values.len());
+    pub(crate) fn unique(&mut self, values: Vec<RunValue>, at: At) -> R<Vec<RunValue>> {
+        let mut out: Vec<RunValue> = Vec::with_capacity(values.len());
         for value in values {
             self.hashable(&value, at)?;
             let mut seen = false;
@@ -832,7 +876,7 @@ impl Interp<'_, '_> {
 
     // ----- items -----
 
-    fn index(&self, key: &Val, len: usize, what: &str, at: At) -> R<usize> {
+    fn index(&self, key: &RunValue, len: usize, what: &str, at: At) -> R<usize> {
         let Some(i) = key.as_int() else {
             let message = if what == "string" {
                 format!("string indices must be integers, not '{}'", self.type_name(key))
@@ -851,33 +895,33 @@ impl Interp<'_, '_> {
     }
 
     /// `container[key]`.
-    pub(crate) fn get_item(&mut self, container: &Val, key: &Val, at: At) -> R<Val> {
+    pub(crate) fn get_item(&mut self, container: &RunValue, key: &RunValue, at: At) -> R<RunValue> {
         self.foreign(&[container, key], at)?;
         match container {
-            Val::List(list) if list.frozen.get() => {
+            RunValue::List(list) if list.frozen.get() => {
                 Err(self.type_error("'frozenset' object is not subscriptable", at))
             }
-            Val::Native(native) => {
+            RunValue::Native(native) => {
                 let native = native.clone();
                 self.native_item(&native, key, at)
             }
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let items = list.items.borrow();
                 let i = self.index(key, items.len(), "list", at)?;
-                Ok(items.get(i).cloned().unwrap_or(Val::None))
+                Ok(items.get(i).cloned().unwrap_or(RunValue::None))
             }
-            Val::Tuple(tuple) => {
+            RunValue::Tuple(tuple) => {
                 let i = self.index(key, tuple.items.len(), "tuple", at)?;
-                Ok(tuple.items.get(i).cloned().unwrap_or(Val::None))
+                Ok(tuple.items.get(i).cloned().unwrap_or(RunValue::None))
             }
-            Val::Bytes(data) => match self.index(key, data.len(), "byte", at) {
-                Ok(i) => Ok(Val::Int(i64::from(data.get(i).copied().unwrap_or(0)))),
+            RunValue::Bytes(data) => match self.index(key, data.len(), "byte", at) {
+                Ok(i) => Ok(RunValue::Int(i64::from(data.get(i).copied().unwrap_or(0)))),
                 Err(Signal::Raise(raised)) if &*raised.exc.class == "IndexError" => {
                     Err(self.raise("IndexError", "index out of range", at))
                 }
                 Err(other) => Err(other),
             },
-            Val::Str(s) => {
+            RunValue::Str(s) => {
                 let len = self.char_count(s, at)?;
                 let i = self.index(key, len, "string", at)?;
                 let c = if s.is_ascii() {
@@ -885,23 +929,23 @@ impl Interp<'_, '_> {
                 } else {
                     s.chars().nth(i).map(String::from)
                 };
-                Ok(Val::str(&c.unwrap_or_default()))
+                Ok(RunValue::str(&c.unwrap_or_default()))
             }
-            Val::Dict(dict) => {
+            RunValue::Dict(dict) => {
                 let entries = dict.entries.borrow();
                 match self.find_key(&entries, key, at)? {
-                    Some(i) => Ok(entries.get(i).map_or(Val::None, |(_, v)| v.clone())),
+                    Some(i) => Ok(entries.get(i).map_or(RunValue::None, |(_, v)| v.clone())),
                     None => Err(self.raise_with("KeyError", vec![key.clone()], at)),
                 }
             }
-            Val::Match(found) => self.re_match_item(found, key, at),
-            Val::Range(start, stop, step) => {
+            RunValue::Match(found) => self.re_match_item(found, key, at),
+            RunValue::Range(start, stop, step) => {
                 let len = usize::try_from(range_len(*start, *stop, *step)).unwrap_or(usize::MAX);
                 let i = self.index(key, len, "range object", at)?;
                 let i = i64::try_from(i).unwrap_or(0);
-                Ok(Val::Int(start.wrapping_add(i.wrapping_mul(*step))))
+                Ok(RunValue::Int(start.wrapping_add(i.wrapping_mul(*step))))
             }
-            Val::Type(ty) => {
+            RunValue::Type(ty) => {
                 Err(self.unsupported(&format!("the generic alias `{}[…]`", ty.name()), at))
             }
             other => {
@@ -912,13 +956,19 @@ impl Interp<'_, '_> {
     }
 
     /// `container[key] = value`.
-    pub(crate) fn set_item(&mut self, container: &Val, key: Val, value: Val, at: At) -> R<()> {
+    pub(crate) fn set_item(
+        &mut self,
+        container: &RunValue,
+        key: RunValue,
+        value: RunValue,
+        at: At,
+    ) -> R<()> {
         self.foreign(&[container], at)?;
         match container {
-            Val::List(list) if list.frozen.get() => {
+            RunValue::List(list) if list.frozen.get() => {
                 Err(self.type_error("'frozenset' object does not support item assignment", at))
             }
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let len = list.items.borrow().len();
                 let i = self.index(&key, len, "list assignment", at)?;
                 if let Some(slot) = self.list_mut(list, at)?.get_mut(i) {
@@ -926,7 +976,7 @@ impl Interp<'_, '_> {
                 }
                 Ok(())
             }
-            Val::Dict(dict) => self.dict_set(dict, key, value, at),
+            RunValue::Dict(dict) => self.dict_set(dict, key, value, at),
             other => {
                 let message =
                     format!("'{}' object does not support item assignment", self.type_name(other));
@@ -936,13 +986,13 @@ impl Interp<'_, '_> {
     }
 
     /// `del container[key]`.
-    pub(crate) fn del_item(&mut self, container: &Val, key: &Val, at: At) -> R<()> {
+    pub(crate) fn del_item(&mut self, container: &RunValue, key: &RunValue, at: At) -> R<()> {
         self.foreign(&[container], at)?;
         match container {
-            Val::List(list) if list.frozen.get() => {
+            RunValue::List(list) if list.frozen.get() => {
                 Err(self.type_error("'frozenset' object doesn't support item deletion", at))
             }
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let len = list.items.borrow().len();
                 let i = self.index(key, len, "list assignment", at)?;
                 self.charge(len, at)?;
@@ -952,7 +1002,7 @@ impl Interp<'_, '_> {
                 }
                 Ok(())
             }
-            Val::Dict(dict) => {
+            RunValue::Dict(dict) => {
                 let found = {
                     let entries = dict.entries.borrow();
                     self.find_key(&entries, key, at)?
@@ -979,21 +1029,21 @@ impl Interp<'_, '_> {
     /// `container[lower:upper:step]`.
     pub(crate) fn slice(
         &mut self,
-        container: &Val,
-        lower: Option<Val>,
-        upper: Option<Val>,
-        step: Option<Val>,
+        container: &RunValue,
+        lower: Option<RunValue>,
+        upper: Option<RunValue>,
+        step: Option<RunValue>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         self.foreign(&[container], at)?;
-        if let Val::List(list) = container
+        if let RunValue::List(list) = container
             && list.frozen.get()
         {
             return Err(self.type_error("'frozenset' object is not subscriptable", at));
         }
-        let bound = |value: Option<Val>| -> R<Option<i64>> {
+        let bound = |value: Option<RunValue>| -> R<Option<i64>> {
             match value {
-                None | Some(Val::None) => Ok(None),
+                None | Some(RunValue::None) => Ok(None),
                 Some(v) => v.as_int().map(Some).ok_or_else(|| {
                     self.type_error(
                         "slice indices must be integers or None or have an __index__ method",
@@ -1009,33 +1059,33 @@ impl Interp<'_, '_> {
         }
         let pick = |len: usize| slice_indices(len, lower, upper, step);
         match container {
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let items = list.items.borrow();
-                let chosen: Vec<Val> =
+                let chosen: Vec<RunValue> =
                     pick(items.len()).filter_map(|i| items.get(i).cloned()).collect();
                 drop(items);
                 self.charge(chosen.len(), at)?;
                 Ok(self.new_list(chosen))
             }
-            Val::Tuple(tuple) => {
-                let chosen: Vec<Val> =
+            RunValue::Tuple(tuple) => {
+                let chosen: Vec<RunValue> =
                     pick(tuple.items.len()).filter_map(|i| tuple.items.get(i).cloned()).collect();
                 self.charge(chosen.len(), at)?;
-                Ok(Val::tuple(chosen))
+                Ok(RunValue::tuple(chosen))
             }
-            Val::Bytes(data) => {
+            RunValue::Bytes(data) => {
                 let chosen: Vec<u8> =
                     pick(data.len()).filter_map(|i| data.get(i).copied()).collect();
                 self.charge(chosen.len(), at)?;
-                Ok(Val::Bytes(chosen.into()))
+                Ok(RunValue::Bytes(chosen.into()))
             }
-            Val::Str(s) => {
+            RunValue::Str(s) => {
                 self.charge(s.len(), at)?;
                 let chars: Vec<char> = s.chars().collect();
                 let text: String = pick(chars.len()).filter_map(|i| chars.get(i)).collect();
-                Ok(Val::str(&text))
+                Ok(RunValue::str(&text))
             }
-            Val::Range(start, stop, range_step) => {
+            RunValue::Range(start, stop, range_step) => {
                 let len = usize::try_from(range_len(*start, *stop, *range_step)).unwrap_or(0);
                 let values: Vec<i64> = pick(len)
                     .map(|i| {
@@ -1043,9 +1093,9 @@ impl Interp<'_, '_> {
                     })
                     .collect();
                 self.charge(values.len(), at)?;
-                Ok(self.new_list(values.into_iter().map(Val::Int).collect()))
+                Ok(self.new_list(values.into_iter().map(RunValue::Int).collect()))
             }
-            Val::Dict(_) => Err(self.type_error("unhashable type: 'slice'", at)),
+            RunValue::Dict(_) => Err(self.type_error("unhashable type: 'slice'", at)),
             other => {
                 let message = format!("'{}' object is not subscriptable", self.type_name(other));
                 Err(self.type_error(message, at))
@@ -1056,18 +1106,18 @@ impl Interp<'_, '_> {
     // ----- attributes -----
 
     /// `value.name`.
-    pub(crate) fn get_attr(&mut self, value: Val, name: &str, at: At) -> R<Val> {
+    pub(crate) fn get_attr(&mut self, value: RunValue, name: &str, at: At) -> R<RunValue> {
         match &value {
-            Val::Foreign(what) => Err(self.unsupported(&format!("{what} (`.{name}`)"), at)),
-            Val::Context if name == "memory" => Ok(Val::Memory),
-            Val::Context => Err(self.unsupported(
+            RunValue::Foreign(what) => Err(self.unsupported(&format!("{what} (`.{name}`)"), at)),
+            RunValue::Context if name == "memory" => Ok(RunValue::Memory),
+            RunValue::Context => Err(self.unsupported(
                 &format!("`context.{name}` (only `context.memory.get/set` runs)"),
                 at,
             )),
-            Val::Memory if name == "get" || name == "set" => Ok(Val::bound(value, name)),
-            Val::Memory => Err(self.unsupported(&format!("`context.memory.{name}`"), at)),
-            Val::Client => Ok(Val::bound(value, name)),
-            Val::Object(object) => {
+            RunValue::Memory if name == "get" || name == "set" => Ok(RunValue::bound(value, name)),
+            RunValue::Memory => Err(self.unsupported(&format!("`context.memory.{name}`"), at)),
+            RunValue::Client => Ok(RunValue::bound(value, name)),
+            RunValue::Object(object) => {
                 if let Some((_, field)) = object.fields.iter().find(|(k, _)| &**k == name) {
                     return Ok(field.clone());
                 }
@@ -1075,7 +1125,7 @@ impl Interp<'_, '_> {
                 let model = object.model.and_then(|i| program.models.get(i));
                 if let Some(model) = model {
                     if name == "model_dump" {
-                        return Ok(Val::bound(value.clone(), name));
+                        return Ok(RunValue::bound(value.clone(), name));
                     }
                     if model.methods.iter().any(|m| m == name) || name.starts_with("model_") {
                         let what = format!("`{}.{name}`", object.class);
@@ -1085,36 +1135,36 @@ impl Interp<'_, '_> {
                 let message = format!("'{}' object has no attribute '{name}'", object.class);
                 Err(self.raise("AttributeError", message, at))
             }
-            Val::Module(module) => self.module_attr(*module, name, at),
-            Val::Unit(unit) => self.unit_attribute(*unit, name, at),
-            Val::Native(native) => {
+            RunValue::Module(module) => self.module_attr(*module, name, at),
+            RunValue::Unit(unit) => self.unit_attribute(*unit, name, at),
+            RunValue::Native(native) => {
                 let native = native.clone();
                 self.native_attr(&value, &native, name, at)
             }
-            Val::Pattern(_) => self.re_pattern_attr(&value, name, at),
-            Val::Match(_) => self.re_match_attr(&value, name, at),
-            Val::Temporal(t) => self.temporal_attr(&value, *t, name, at),
-            Val::TemporalClass(kind) => self.temporal_class_attr(*kind, name, at),
-            Val::Instance(_) => self.instance_attr(&value, name, at),
-            Val::Class(class) => self.class_attr(*class, name, at),
-            Val::Super(method) => self.super_attr(method, name, at),
-            Val::Model(i) if name == "__name__" => {
+            RunValue::Pattern(_) => self.re_pattern_attr(&value, name, at),
+            RunValue::Match(_) => self.re_match_attr(&value, name, at),
+            RunValue::Temporal(t) => self.temporal_attr(&value, *t, name, at),
+            RunValue::TemporalClass(kind) => self.temporal_class_attr(*kind, name, at),
+            RunValue::Instance(_) => self.instance_attr(&value, name, at),
+            RunValue::Class(class) => self.class_attr(*class, name, at),
+            RunValue::Super(method) => self.super_attr(method, name, at),
+            RunValue::Model(i) if name == "__name__" => {
                 let program = self.program;
-                Ok(Val::str(program.models.get(*i).map_or("?", |m| m.name.as_str())))
+                Ok(RunValue::str(program.models.get(*i).map_or("?", |m| m.name.as_str())))
             }
-            Val::ExcClass(class) if name == "__name__" || name == "__qualname__" => {
-                Ok(Val::str(super::net::short_name(class)))
+            RunValue::ExcClass(class) if name == "__name__" || name == "__qualname__" => {
+                Ok(RunValue::str(super::net::short_name(class)))
             }
-            Val::ExcClass(class) if self.exc_class_def(class).is_some() => {
+            RunValue::ExcClass(class) if self.exc_class_def(class).is_some() => {
                 let class = class.clone();
                 self.exc_class_attr(&class, name, at)
             }
-            Val::Exc(_) => self.exc_attr(&value, name, at),
-            Val::Type(ty) if name == "__name__" => Ok(Val::str(ty.name())),
-            Val::ToolResult if name == "__name__" => Ok(Val::str("ToolResult")),
-            Val::Bytes(_) => {
+            RunValue::Exc(_) => self.exc_attr(&value, name, at),
+            RunValue::Type(ty) if name == "__name__" => Ok(RunValue::str(ty.name())),
+            RunValue::ToolResult if name == "__name__" => Ok(RunValue::str("ToolResult")),
+            RunValue::Bytes(_) => {
                 if name == "decode" {
-                    return Ok(Val::bound(value, name));
+                    return Ok(RunValue::bound(value, name));
                 }
                 if BYTES_METHODS.contains(&name) || name.starts_with("__") {
                     return Err(self.unsupported(&format!("`bytes.{name}()`"), at));
@@ -1122,10 +1172,10 @@ impl Interp<'_, '_> {
                 let message = format!("'bytes' object has no attribute '{name}'");
                 Err(self.raise("AttributeError", message, at))
             }
-            Val::Str(_) | Val::List(_) | Val::Dict(_) => {
+            RunValue::Str(_) | RunValue::List(_) | RunValue::Dict(_) => {
                 let kind = self.type_name(&value);
                 if super::builtins::has_method(&kind, name) {
-                    return Ok(Val::bound(value, name));
+                    return Ok(RunValue::bound(value, name));
                 }
                 if super::builtins::python_has_method(&kind, name) {
                     return Err(self.unsupported(&format!("`{kind}.{name}()`"), at));
@@ -1133,7 +1183,10 @@ impl Interp<'_, '_> {
                 let message = format!("'{kind}' object has no attribute '{name}'");
                 Err(self.raise("AttributeError", message, at))
             }
-            Val::Model(_) | Val::Type(_) | Val::ToolResult | Val::ExcClass(_) => {
+            RunValue::Model(_)
+            | RunValue::Type(_)
+            | RunValue::ToolResult
+            | RunValue::ExcClass(_) => {
                 Err(self.unsupported(&format!("the class attribute `.{name}`"), at))
             }
             other => {
@@ -1148,7 +1201,7 @@ impl Interp<'_, '_> {
     }
 
     /// `module.name` for the modules of the standard library the subset knows.
-    pub(crate) fn module_attr(&mut self, module: StdModule, name: &str, at: At) -> R<Val> {
+    pub(crate) fn module_attr(&mut self, module: StdModule, name: &str, at: At) -> R<RunValue> {
         if matches!(module, StdModule::Datetime | StdModule::Time) {
             return self.datetime_module_attr(module, name, at);
         }
@@ -1159,55 +1212,59 @@ impl Interp<'_, '_> {
         }
         let found = match (module, name) {
             (StdModule::Os, "environ") => Some(self.environ()),
-            (StdModule::Os, "getenv") => Some(Val::Builtin(Builtin::Getenv)),
-            (StdModule::Os, "path") => Some(Val::Module(StdModule::OsPath)),
-            (StdModule::OsPath, "join") => Some(Val::Builtin(Builtin::PathJoin)),
-            (StdModule::OsPath, "dirname") => Some(Val::Builtin(Builtin::PathDirname)),
-            (StdModule::OsPath, "basename") => Some(Val::Builtin(Builtin::PathBasename)),
-            (StdModule::OsPath, "abspath") => Some(Val::Builtin(Builtin::PathAbspath)),
+            (StdModule::Os, "getenv") => Some(RunValue::Builtin(Builtin::Getenv)),
+            (StdModule::Os, "path") => Some(RunValue::Module(StdModule::OsPath)),
+            (StdModule::OsPath, "join") => Some(RunValue::Builtin(Builtin::PathJoin)),
+            (StdModule::OsPath, "dirname") => Some(RunValue::Builtin(Builtin::PathDirname)),
+            (StdModule::OsPath, "basename") => Some(RunValue::Builtin(Builtin::PathBasename)),
+            (StdModule::OsPath, "abspath") => Some(RunValue::Builtin(Builtin::PathAbspath)),
             (StdModule::Sys, "path") => Some(self.sys_path()),
-            (StdModule::Dotenv, "load_dotenv") => Some(Val::Builtin(Builtin::LoadDotenv)),
-            (StdModule::Httpx, "Client") => Some(Val::Builtin(Builtin::HttpxClient)),
-            (StdModule::Httpx, "AsyncClient") => Some(Val::Builtin(Builtin::HttpxAsyncClient)),
+            (StdModule::Dotenv, "load_dotenv") => Some(RunValue::Builtin(Builtin::LoadDotenv)),
+            (StdModule::Httpx, "Client") => Some(RunValue::Builtin(Builtin::HttpxClient)),
+            (StdModule::Httpx, "AsyncClient") => Some(RunValue::Builtin(Builtin::HttpxAsyncClient)),
             (StdModule::Httpx, name)
                 if super::runtime::is_builtin_exception(&format!("httpx.{name}")) =>
             {
-                Some(Val::ExcClass(Rc::from(format!("httpx.{name}").as_str())))
+                Some(RunValue::ExcClass(Rc::from(format!("httpx.{name}").as_str())))
             }
-            (StdModule::Http, "server") => Some(Val::Module(StdModule::HttpServer)),
-            (StdModule::Requests, "Session") => Some(Val::Builtin(Builtin::RequestsSession)),
-            (StdModule::Requests, "exceptions") => Some(Val::Module(StdModule::RequestsExceptions)),
+            (StdModule::Http, "server") => Some(RunValue::Module(StdModule::HttpServer)),
+            (StdModule::Requests, "Session") => Some(RunValue::Builtin(Builtin::RequestsSession)),
+            (StdModule::Requests, "exceptions") => {
+                Some(RunValue::Module(StdModule::RequestsExceptions))
+            }
             (
                 StdModule::Requests,
                 "get" | "post" | "put" | "patch" | "delete" | "head" | "options" | "request",
-            ) => Some(Val::bound(self.new_session(), name)),
+            ) => Some(RunValue::bound(self.new_session(), name)),
             (StdModule::Requests | StdModule::RequestsExceptions, name)
                 if super::runtime::is_builtin_exception(&format!("requests.{name}")) =>
             {
-                Some(Val::ExcClass(Rc::from(format!("requests.{name}").as_str())))
+                Some(RunValue::ExcClass(Rc::from(format!("requests.{name}").as_str())))
             }
-            (StdModule::Json, "dumps") => Some(Val::Builtin(Builtin::JsonDumps)),
-            (StdModule::Json, "loads") => Some(Val::Builtin(Builtin::JsonLoads)),
-            (StdModule::Json, "decoder") => Some(Val::Module(StdModule::JsonDecoder)),
+            (StdModule::Json, "dumps") => Some(RunValue::Builtin(Builtin::JsonDumps)),
+            (StdModule::Json, "loads") => Some(RunValue::Builtin(Builtin::JsonLoads)),
+            (StdModule::Json, "decoder") => Some(RunValue::Module(StdModule::JsonDecoder)),
             (StdModule::Json | StdModule::JsonDecoder, "JSONDecodeError") => {
-                Some(Val::ExcClass(Rc::from("JSONDecodeError")))
+                Some(RunValue::ExcClass(Rc::from("JSONDecodeError")))
             }
             (StdModule::Dataclasses, "FrozenInstanceError") => {
-                Some(Val::ExcClass(Rc::from("FrozenInstanceError")))
+                Some(RunValue::ExcClass(Rc::from("FrozenInstanceError")))
             }
-            (StdModule::Dataclasses, "asdict") => Some(Val::Builtin(Builtin::Asdict)),
-            (StdModule::Dataclasses, "replace") => Some(Val::Builtin(Builtin::Replace)),
-            (StdModule::Contextlib, "suppress") => Some(Val::Builtin(Builtin::Suppress)),
-            (StdModule::Urllib, "parse") => Some(Val::Module(StdModule::UrllibParse)),
-            (StdModule::UrllibParse, "parse_qs") => Some(Val::Builtin(Builtin::ParseQs)),
-            (StdModule::UrllibParse, "parse_qsl") => Some(Val::Builtin(Builtin::ParseQsl)),
-            (StdModule::UrllibParse, "urlparse") => Some(Val::Builtin(Builtin::Urlparse)),
-            (StdModule::UrllibParse, "urlsplit") => Some(Val::Builtin(Builtin::Urlsplit)),
-            (StdModule::UrllibParse, "urlencode") => Some(Val::Builtin(Builtin::Urlencode)),
-            (StdModule::UrllibParse, "quote") => Some(Val::Builtin(Builtin::Quote)),
-            (StdModule::UrllibParse, "quote_plus") => Some(Val::Builtin(Builtin::QuotePlus)),
-            (StdModule::UrllibParse, "unquote") => Some(Val::Builtin(Builtin::Unquote)),
-            (StdModule::UrllibParse, "unquote_plus") => Some(Val::Builtin(Builtin::UnquotePlus)),
+            (StdModule::Dataclasses, "asdict") => Some(RunValue::Builtin(Builtin::Asdict)),
+            (StdModule::Dataclasses, "replace") => Some(RunValue::Builtin(Builtin::Replace)),
+            (StdModule::Contextlib, "suppress") => Some(RunValue::Builtin(Builtin::Suppress)),
+            (StdModule::Urllib, "parse") => Some(RunValue::Module(StdModule::UrllibParse)),
+            (StdModule::UrllibParse, "parse_qs") => Some(RunValue::Builtin(Builtin::ParseQs)),
+            (StdModule::UrllibParse, "parse_qsl") => Some(RunValue::Builtin(Builtin::ParseQsl)),
+            (StdModule::UrllibParse, "urlparse") => Some(RunValue::Builtin(Builtin::Urlparse)),
+            (StdModule::UrllibParse, "urlsplit") => Some(RunValue::Builtin(Builtin::Urlsplit)),
+            (StdModule::UrllibParse, "urlencode") => Some(RunValue::Builtin(Builtin::Urlencode)),
+            (StdModule::UrllibParse, "quote") => Some(RunValue::Builtin(Builtin::Quote)),
+            (StdModule::UrllibParse, "quote_plus") => Some(RunValue::Builtin(Builtin::QuotePlus)),
+            (StdModule::UrllibParse, "unquote") => Some(RunValue::Builtin(Builtin::Unquote)),
+            (StdModule::UrllibParse, "unquote_plus") => {
+                Some(RunValue::Builtin(Builtin::UnquotePlus))
+            }
             _ => None,
         };
         if let Some(found) = found {
@@ -1242,39 +1299,41 @@ impl Interp<'_, '_> {
     // ----- iteration -----
 
     /// Starts iterating over `value`.
-    pub(crate) fn iter(&mut self, value: &Val, at: At) -> R<Iter> {
+    pub(crate) fn iter(&mut self, value: &RunValue, at: At) -> R<Iter> {
         self.foreign(&[value], at)?;
         match value {
-            Val::List(list) => Ok(Iter::List(list.clone(), 0)),
-            Val::Tuple(tuple) => {
+            RunValue::List(list) => Ok(Iter::List(list.clone(), 0)),
+            RunValue::Tuple(tuple) => {
                 self.charge(tuple.items.len(), at)?;
                 Ok(Iter::Items(tuple.items.clone().into_iter()))
             }
-            Val::Str(s) => Ok(Iter::Chars(s.clone(), 0)),
-            Val::Bytes(data) => {
+            RunValue::Str(s) => Ok(Iter::Chars(s.clone(), 0)),
+            RunValue::Bytes(data) => {
                 self.charge(data.len(), at)?;
-                let items: Vec<Val> = data.iter().map(|&b| Val::Int(i64::from(b))).collect();
+                let items: Vec<RunValue> =
+                    data.iter().map(|&b| RunValue::Int(i64::from(b))).collect();
                 Ok(Iter::Items(items.into_iter()))
             }
-            Val::Dict(dict) => {
-                let keys: Vec<Val> = dict.entries.borrow().iter().map(|(k, _)| k.clone()).collect();
+            RunValue::Dict(dict) => {
+                let keys: Vec<RunValue> =
+                    dict.entries.borrow().iter().map(|(k, _)| k.clone()).collect();
                 self.charge(keys.len(), at)?;
                 Ok(Iter::Items(keys.into_iter()))
             }
-            Val::Range(start, stop, step) => {
+            RunValue::Range(start, stop, step) => {
                 Ok(Iter::Range(*start, *step, range_len(*start, *stop, *step)))
             }
-            Val::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
+            RunValue::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
                 let super::net::Native::Url(url) = &**native else {
                     return Ok(Iter::Items(Vec::new().into_iter()));
                 };
                 Ok(Iter::Items(Self::url_items(url).into_iter()))
             }
-            Val::Object(object) if object.model.is_some() => {
-                let pairs: Vec<Val> = object
+            RunValue::Object(object) if object.model.is_some() => {
+                let pairs: Vec<RunValue> = object
                     .fields
                     .iter()
-                    .map(|(k, v)| Val::tuple(vec![Val::Str(k.clone()), v.clone()]))
+                    .map(|(k, v)| RunValue::tuple(vec![RunValue::Str(k.clone()), v.clone()]))
                     .collect();
                 Ok(Iter::Items(pairs.into_iter()))
             }
@@ -1286,7 +1345,7 @@ impl Interp<'_, '_> {
     }
 
     /// The next item of an iteration.
-    pub(crate) fn next(&mut self, iter: &mut Iter) -> Option<Val> {
+    pub(crate) fn next(&mut self, iter: &mut Iter) -> Option<RunValue> {
         match iter {
             Iter::List(list, i) => {
                 let item = list.items.borrow().get(*i).cloned();
@@ -1301,26 +1360,28 @@ impl Interp<'_, '_> {
                 let value = *next;
                 *left -= 1;
                 *next = next.wrapping_add(*step);
-                Some(Val::Int(value))
+                Some(RunValue::Int(value))
             }
             Iter::Chars(s, at) => {
                 let c = s.get(*at..)?.chars().next()?;
                 *at += c.len_utf8();
                 let mut buffer = [0u8; 4];
-                Some(Val::str(c.encode_utf8(&mut buffer)))
+                Some(RunValue::str(c.encode_utf8(&mut buffer)))
             }
         }
     }
 
     /// Every item of an iterable, within [`MAX_SIZE`].
-    pub(crate) fn collect(&mut self, value: &Val, at: At) -> R<Vec<Val>> {
+    pub(crate) fn collect(&mut self, value: &RunValue, at: At) -> R<Vec<RunValue>> {
         match value {
-            Val::List(list) => {
+            RunValue::List(list) => {
                 let items = list.items.borrow().clone();
                 self.charge(items.len(), at)?;
                 return Ok(items);
             }
-            Val::Range(start, stop, step) if range_len(*start, *stop, *step) > MAX_SIZE as u64 => {
+            RunValue::Range(start, stop, step)
+                if range_len(*start, *stop, *step) > MAX_SIZE as u64 =>
+            {
                 return Err(self.memory_error(at));
             }
             _ => {}
@@ -1338,7 +1399,7 @@ impl Interp<'_, '_> {
     }
 
     /// Exactly `count` items of an iterable, for unpacking.
-    pub(crate) fn unpack(&mut self, value: &Val, count: usize, at: At) -> R<Vec<Val>> {
+    pub(crate) fn unpack(&mut self, value: &RunValue, count: usize, at: At) -> R<Vec<RunValue>> {
         let mut iter = match self.iter(value, at) {
             Ok(iter) => iter,
             Err(Signal::Raise(_)) => {
@@ -1367,7 +1428,7 @@ impl Interp<'_, '_> {
     // ----- text -----
 
     /// `repr(value)`.
-    pub(crate) fn repr(&mut self, value: &Val, at: At) -> R<String> {
+    pub(crate) fn repr(&mut self, value: &RunValue, at: At) -> R<String> {
         let mut out = String::new();
         self.write_repr(value, &mut out, 0, &mut Vec::new(), at)?;
         self.check_str(&out, at)?;
@@ -1375,19 +1436,19 @@ impl Interp<'_, '_> {
     }
 
     /// `str(value)`.
-    pub(crate) fn str_of(&mut self, value: &Val, at: At) -> R<String> {
+    pub(crate) fn str_of(&mut self, value: &RunValue, at: At) -> R<String> {
         match value {
-            Val::Str(s) => Ok(s.to_string()),
-            Val::Instance(_) => match self.instance_text(value, "__str__", at)? {
+            RunValue::Str(s) => Ok(s.to_string()),
+            RunValue::Instance(_) => match self.instance_text(value, "__str__", at)? {
                 Some(text) => Ok(text),
                 None => self.repr(value, at),
             },
-            Val::Exc(exc) => {
+            RunValue::Exc(exc) => {
                 let exc = exc.clone();
                 self.exc_str(&exc, at)
             }
-            Val::Temporal(t) => Ok(t.text()),
-            Val::Object(object) if object.model.is_some() => {
+            RunValue::Temporal(t) => Ok(t.text()),
+            RunValue::Object(object) if object.model.is_some() => {
                 let mut out = String::new();
                 for (i, (name, field)) in object.fields.iter().enumerate() {
                     if i > 0 {
@@ -1407,7 +1468,7 @@ impl Interp<'_, '_> {
     /// `str(exc)`: its class's `__str__`, or the builtin one.
     pub(crate) fn exc_str(&mut self, exc: &Rc<ExcObj>, at: At) -> R<String> {
         if self.exc_class_def(&exc.class).is_some()
-            && let Some(text) = self.instance_text(&Val::Exc(exc.clone()), "__str__", at)?
+            && let Some(text) = self.instance_text(&RunValue::Exc(exc.clone()), "__str__", at)?
         {
             return Ok(text);
         }
@@ -1426,13 +1487,13 @@ impl Interp<'_, '_> {
             [] => Ok(String::new()),
             [only] if self.is_subclass(&exc.class, "KeyError") => self.repr(only, at),
             [only] => self.str_of(only, at),
-            args => self.repr(&Val::tuple(args.to_vec()), at),
+            args => self.repr(&RunValue::tuple(args.to_vec()), at),
         }
     }
 
     fn write_repr(
         &mut self,
-        value: &Val,
+        value: &RunValue,
         out: &mut String,
         depth: usize,
         seen: &mut Vec<*const ()>,
@@ -1447,21 +1508,21 @@ impl Interp<'_, '_> {
         }
         self.charge(1, at)?;
         match value {
-            Val::None => out.push_str("None"),
-            Val::Bool(true) => out.push_str("True"),
-            Val::Bool(false) => out.push_str("False"),
-            Val::Int(n) => out.push_str(&n.to_string()),
-            Val::Float(x) => out.push_str(&repr_float(*x)),
-            Val::Str(s) => {
+            RunValue::None => out.push_str("None"),
+            RunValue::Bool(true) => out.push_str("True"),
+            RunValue::Bool(false) => out.push_str("False"),
+            RunValue::Int(n) => out.push_str(&n.to_string()),
+            RunValue::Float(x) => out.push_str(&repr_float(*x)),
+            RunValue::Str(s) => {
                 self.charge(s.len(), at)?;
                 repr_str(s, out);
             }
-            Val::Bytes(data) => {
+            RunValue::Bytes(data) => {
                 self.charge(data.len(), at)?;
                 repr_bytes(data, out);
             }
-            Val::List(list) => self.write_list(list, out, depth, seen, at)?,
-            Val::Tuple(tuple) => {
+            RunValue::List(list) => self.write_list(list, out, depth, seen, at)?,
+            RunValue::Tuple(tuple) => {
                 out.push('(');
                 self.write_items(&tuple.items, out, depth, seen, at)?;
                 if tuple.items.len() == 1 {
@@ -1469,14 +1530,14 @@ impl Interp<'_, '_> {
                 }
                 out.push(')');
             }
-            Val::Dict(dict) => self.write_dict(dict, out, depth, seen, at)?,
-            Val::Object(object) => {
+            RunValue::Dict(dict) => self.write_dict(dict, out, depth, seen, at)?,
+            RunValue::Object(object) => {
                 out.push_str(&object.class);
                 out.push('(');
                 self.write_fields(&object.fields, out, depth, seen, at)?;
                 out.push(')');
             }
-            Val::Exc(exc) => {
+            RunValue::Exc(exc) => {
                 if self.exc_class_def(&exc.class).is_some()
                     && let Some(text) = self.instance_text(value, "__repr__", at)?
                 {
@@ -1485,12 +1546,12 @@ impl Interp<'_, '_> {
                 }
                 self.write_exc_repr(exc, out, depth, seen, at)?;
             }
-            Val::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
+            RunValue::Native(native) if matches!(**native, super::net::Native::Url(_)) => {
                 if let super::net::Native::Url(url) = &**native {
                     out.push_str(&self.url_repr(url, at)?);
                 }
             }
-            Val::Instance(instance) => match self.instance_text(value, "__repr__", at)? {
+            RunValue::Instance(instance) => match self.instance_text(value, "__repr__", at)? {
                 Some(text) => out.push_str(&text),
                 None => {
                     out.push('<');
@@ -1573,7 +1634,7 @@ impl Interp<'_, '_> {
 
     fn write_fields(
         &mut self,
-        fields: &[(Rc<str>, Val)],
+        fields: &[(Rc<str>, RunValue)],
         out: &mut String,
         depth: usize,
         seen: &mut Vec<*const ()>,
@@ -1592,59 +1653,59 @@ impl Interp<'_, '_> {
 
     /// The repr of a value that holds no other values.
     #[cold]
-    fn describe(&self, value: &Val) -> String {
+    fn describe(&self, value: &RunValue) -> String {
         let program = self.program;
         match value {
-            Val::Range(start, stop, 1) => format!("range({start}, {stop})"),
-            Val::Range(start, stop, step) => format!("range({start}, {stop}, {step})"),
-            Val::Context => "<ToolContext>".to_owned(),
-            Val::Memory => "<ProjectMemory>".to_owned(),
-            Val::Client => "<CRM client>".to_owned(),
-            Val::Function(i) => {
+            RunValue::Range(start, stop, 1) => format!("range({start}, {stop})"),
+            RunValue::Range(start, stop, step) => format!("range({start}, {stop}, {step})"),
+            RunValue::Context => "<ToolContext>".to_owned(),
+            RunValue::Memory => "<ProjectMemory>".to_owned(),
+            RunValue::Client => "<CRM client>".to_owned(),
+            RunValue::Function(i) => {
                 let name = program.functions.get(*i).map_or("?", |f| f.name.as_str());
                 format!("<function {name}>")
             }
-            Val::Lambda(closure) => format!("<function {}>", closure.qualname),
-            Val::Model(i) => {
+            RunValue::Lambda(closure) => format!("<function {}>", closure.qualname),
+            RunValue::Model(i) => {
                 let name = program.models.get(*i).map_or("?", |m| m.name.as_str());
                 format!("<class '{name}'>")
             }
-            Val::ToolResult => "<class 'ToolResult'>".to_owned(),
-            Val::ExcClass(class) => format!("<class '{class}'>"),
-            Val::Type(ty) => format!("<class '{}'>", ty.name()),
-            Val::Builtin(builtin) => format!("<built-in function {}>", builtin.name()),
-            Val::Bound(bound) => format!("<built-in method {}>", bound.name),
-            Val::Foreign(what) => format!("<{what}>"),
-            Val::Module(module) => format!("<module '{}'>", module.name()),
-            Val::Native(native) => format!("<{} object>", Self::native_type_name(native)),
-            Val::Unit(unit) => {
+            RunValue::ToolResult => "<class 'ToolResult'>".to_owned(),
+            RunValue::ExcClass(class) => format!("<class '{class}'>"),
+            RunValue::Type(ty) => format!("<class '{}'>", ty.name()),
+            RunValue::Builtin(builtin) => format!("<built-in function {}>", builtin.name()),
+            RunValue::Bound(bound) => format!("<built-in method {}>", bound.name),
+            RunValue::Foreign(what) => format!("<{what}>"),
+            RunValue::Module(module) => format!("<module '{}'>", module.name()),
+            RunValue::Native(native) => format!("<{} object>", Self::native_type_name(native)),
+            RunValue::Unit(unit) => {
                 let unit = self.program.units.get(*unit);
                 let module = unit.map_or("?", |u| u.module.as_str());
                 let path = unit.map_or("?", |u| u.path.as_str());
                 format!("<module '{module}' from '{path}'>")
             }
-            Val::Class(class) => format!("<class '{}'>", self.class_name(*class)),
-            Val::Method(method) => match &method.function {
-                Val::Function(i) => {
+            RunValue::Class(class) => format!("<class '{}'>", self.class_name(*class)),
+            RunValue::Method(method) => match &method.function {
+                RunValue::Function(i) => {
                     let name = program.functions.get(*i).map_or("?", |f| f.name.as_str());
                     format!("<bound method {name}>")
                 }
                 _ => "<bound method <lambda>>".to_owned(),
             },
-            Val::Super(_) => "<super object>".to_owned(),
-            Val::Generated(generated) => {
+            RunValue::Super(_) => "<super object>".to_owned(),
+            RunValue::Generated(generated) => {
                 format!("<function {}.{}>", self.class_name(generated.class), generated.kind.name())
             }
-            Val::Pattern(_) | Val::Match(_) => self.re_repr(value),
-            Val::Temporal(t) => t.repr(),
-            Val::TemporalClass(kind) => format!("<class '{}'>", kind.type_name()),
+            RunValue::Pattern(_) | RunValue::Match(_) => self.re_repr(value),
+            RunValue::Temporal(t) => t.repr(),
+            RunValue::TemporalClass(kind) => format!("<class '{}'>", kind.type_name()),
             _ => String::new(),
         }
     }
 
     fn write_items(
         &mut self,
-        items: &[Val],
+        items: &[RunValue],
         out: &mut String,
         depth: usize,
         seen: &mut Vec<*const ()>,
@@ -1734,70 +1795,75 @@ fn repr_bytes(data: &[u8], out: &mut String) {
 
 /// The items repeated `times` times.
 /// Whether `a | b` is Python's union of types (`int | str`, `str | None`).
-fn union_operands(a: &Val, b: &Val) -> bool {
-    let is_type = |v: &Val| matches!(v, Val::Type(_) | Val::ExcClass(_) | Val::Model(_));
+fn union_operands(a: &RunValue, b: &RunValue) -> bool {
+    let is_type =
+        |v: &RunValue| matches!(v, RunValue::Type(_) | RunValue::ExcClass(_) | RunValue::Model(_));
     (is_type(a) || is_type(b))
-        && (is_type(a) || matches!(a, Val::None))
-        && (is_type(b) || matches!(b, Val::None))
+        && (is_type(a) || matches!(a, RunValue::None))
+        && (is_type(b) || matches!(b, RunValue::None))
 }
 
-fn repeat_items(items: &[Val], times: usize) -> Vec<Val> {
+fn repeat_items(items: &[RunValue], times: usize) -> Vec<RunValue> {
     (0..times).flat_map(|_| items.iter().cloned()).collect()
 }
 
 /// Whether `a is b`.
-pub(crate) fn identical(a: &Val, b: &Val) -> bool {
+pub(crate) fn identical(a: &RunValue, b: &RunValue) -> bool {
     match (a, b) {
-        (Val::None, Val::None)
-        | (Val::Context, Val::Context)
-        | (Val::Memory, Val::Memory)
-        | (Val::Client, Val::Client)
-        | (Val::ToolResult, Val::ToolResult) => true,
-        (Val::Bool(x), Val::Bool(y)) => x == y,
-        (Val::Int(x), Val::Int(y)) => x == y,
-        (Val::Float(x), Val::Float(y)) => x.to_bits() == y.to_bits(),
-        (Val::Str(x), Val::Str(y)) => Rc::ptr_eq(x, y) || x == y,
-        (Val::Bytes(x), Val::Bytes(y)) => Rc::ptr_eq(x, y) || x == y,
-        (Val::Module(x), Val::Module(y)) => x == y,
-        (Val::Unit(x), Val::Unit(y)) => x == y,
-        (Val::Native(x), Val::Native(y)) => Rc::ptr_eq(x, y),
-        (Val::Class(x), Val::Class(y)) => x == y,
-        (Val::Instance(x), Val::Instance(y)) => Rc::ptr_eq(x, y),
-        (Val::Method(x), Val::Method(y)) | (Val::Super(x), Val::Super(y)) => Rc::ptr_eq(x, y),
-        (Val::List(x), Val::List(y)) => Rc::ptr_eq(x, y),
-        (Val::Tuple(x), Val::Tuple(y)) => Rc::ptr_eq(x, y),
-        (Val::Dict(x), Val::Dict(y)) => Rc::ptr_eq(x, y),
-        (Val::Object(x), Val::Object(y)) => Rc::ptr_eq(x, y),
-        (Val::Exc(x), Val::Exc(y)) => Rc::ptr_eq(x, y),
-        (Val::Bound(x), Val::Bound(y)) => Rc::ptr_eq(x, y),
-        (Val::Pattern(x), Val::Pattern(y)) => Rc::ptr_eq(x, y),
-        (Val::Match(x), Val::Match(y)) => Rc::ptr_eq(x, y),
+        (RunValue::None, RunValue::None)
+        | (RunValue::Context, RunValue::Context)
+        | (RunValue::Memory, RunValue::Memory)
+        | (RunValue::Client, RunValue::Client)
+        | (RunValue::ToolResult, RunValue::ToolResult) => true,
+        (RunValue::Bool(x), RunValue::Bool(y)) => x == y,
+        (RunValue::Int(x), RunValue::Int(y)) => x == y,
+        (RunValue::Float(x), RunValue::Float(y)) => x.to_bits() == y.to_bits(),
+        (RunValue::Str(x), RunValue::Str(y)) => Rc::ptr_eq(x, y) || x == y,
+        (RunValue::Bytes(x), RunValue::Bytes(y)) => Rc::ptr_eq(x, y) || x == y,
+        (RunValue::Module(x), RunValue::Module(y)) => x == y,
+        (RunValue::Unit(x), RunValue::Unit(y)) => x == y,
+        (RunValue::Native(x), RunValue::Native(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Class(x), RunValue::Class(y)) => x == y,
+        (RunValue::Instance(x), RunValue::Instance(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Method(x), RunValue::Method(y)) | (RunValue::Super(x), RunValue::Super(y)) => {
+            Rc::ptr_eq(x, y)
+        }
+        (RunValue::List(x), RunValue::List(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Tuple(x), RunValue::Tuple(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Dict(x), RunValue::Dict(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Object(x), RunValue::Object(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Exc(x), RunValue::Exc(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Bound(x), RunValue::Bound(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Pattern(x), RunValue::Pattern(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Match(x), RunValue::Match(y)) => Rc::ptr_eq(x, y),
         // Values, not objects: equal ones are the same (`timezone.utc` is a singleton).
-        (Val::Temporal(x), Val::Temporal(y)) => x == y,
-        (Val::TemporalClass(x), Val::TemporalClass(y)) => x == y,
-        (Val::Lambda(x), Val::Lambda(y)) => Rc::ptr_eq(x, y),
-        (Val::Function(x), Val::Function(y)) | (Val::Model(x), Val::Model(y)) => x == y,
-        (Val::ExcClass(x), Val::ExcClass(y)) | (Val::Foreign(x), Val::Foreign(y)) => x == y,
-        (Val::Type(x), Val::Type(y)) => x == y,
-        (Val::Builtin(x), Val::Builtin(y)) => x == y,
-        (Val::Generated(x), Val::Generated(y)) => x == y,
-        (Val::Range(..), Val::Range(..)) => range_eq(a, b),
+        (RunValue::Temporal(x), RunValue::Temporal(y)) => x == y,
+        (RunValue::TemporalClass(x), RunValue::TemporalClass(y)) => x == y,
+        (RunValue::Lambda(x), RunValue::Lambda(y)) => Rc::ptr_eq(x, y),
+        (RunValue::Function(x), RunValue::Function(y))
+        | (RunValue::Model(x), RunValue::Model(y)) => x == y,
+        (RunValue::ExcClass(x), RunValue::ExcClass(y))
+        | (RunValue::Foreign(x), RunValue::Foreign(y)) => x == y,
+        (RunValue::Type(x), RunValue::Type(y)) => x == y,
+        (RunValue::Builtin(x), RunValue::Builtin(y)) => x == y,
+        (RunValue::Generated(x), RunValue::Generated(y)) => x == y,
+        (RunValue::Range(..), RunValue::Range(..)) => range_eq(a, b),
         _ => false,
     }
 }
 
-fn range_eq(a: &Val, b: &Val) -> bool {
-    let (Val::Range(s1, e1, t1), Val::Range(s2, e2, t2)) = (a, b) else { return false };
+fn range_eq(a: &RunValue, b: &RunValue) -> bool {
+    let (RunValue::Range(s1, e1, t1), RunValue::Range(s2, e2, t2)) = (a, b) else { return false };
     let (n1, n2) = (range_len(*s1, *e1, *t1), range_len(*s2, *e2, *t2));
     n1 == n2 && (n1 == 0 || (s1 == s2 && (n1 == 1 || t1 == t2)))
 }
 
 /// Python's numeric comparison of ints, bools and floats, exact across types.
-pub(crate) fn number_cmp(a: &Val, b: &Val) -> Option<Ordering> {
+pub(crate) fn number_cmp(a: &RunValue, b: &RunValue) -> Option<Ordering> {
     match (a, b) {
-        (Val::Float(x), Val::Float(y)) => x.partial_cmp(y),
-        (Val::Float(x), other) => int_float_cmp(other.as_int()?, *x).map(Ordering::reverse),
-        (other, Val::Float(y)) => int_float_cmp(other.as_int()?, *y),
+        (RunValue::Float(x), RunValue::Float(y)) => x.partial_cmp(y),
+        (RunValue::Float(x), other) => int_float_cmp(other.as_int()?, *x).map(Ordering::reverse),
+        (other, RunValue::Float(y)) => int_float_cmp(other.as_int()?, *y),
         _ => Some(a.as_int()?.cmp(&b.as_int()?)),
     }
 }

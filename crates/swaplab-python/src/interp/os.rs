@@ -11,26 +11,26 @@
 
 use super::ast::At;
 use super::eval::{Interp, R};
-use super::runtime::{Builtin, Val};
+use super::runtime::{Builtin, RunValue};
 
 impl Interp<'_, '_> {
     /// `os.environ`: the process's environment, as a dict made on first use.
-    pub(crate) fn environ(&mut self) -> Val {
+    pub(crate) fn environ(&mut self) -> RunValue {
         if let Some(environ) = &self.environ {
             return environ.clone();
         }
-        let entries = self.env.iter().map(|(k, v)| (Val::str(k), Val::str(v))).collect();
+        let entries = self.env.iter().map(|(k, v)| (RunValue::str(k), RunValue::str(v))).collect();
         let environ = self.new_dict(entries);
         self.environ = Some(environ.clone());
         environ
     }
 
     /// `sys.path`: a list made on first use, holding the project's top folder.
-    pub(crate) fn sys_path(&mut self) -> Val {
+    pub(crate) fn sys_path(&mut self) -> RunValue {
         if let Some(path) = &self.sys_path {
             return path.clone();
         }
-        let path = self.new_list(vec![Val::str("/")]);
+        let path = self.new_list(vec![RunValue::str("/")]);
         self.sys_path = Some(path.clone());
         path
     }
@@ -39,26 +39,26 @@ impl Interp<'_, '_> {
     pub(crate) fn call_os(
         &mut self,
         builtin: Builtin,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let name = builtin.name();
         match builtin {
             Builtin::Getenv => {
                 let [key, default] = self.bind_pair(name, args, kwargs, &["key", "default"], at)?;
                 let key = self.os_text("str expected, not", key, at)?;
                 let environ = self.environ();
-                let Val::Dict(dict) = environ else { return Ok(Val::None) };
+                let RunValue::Dict(dict) = environ else { return Ok(RunValue::None) };
                 let found = dict
                     .entries
                     .borrow()
                     .iter()
-                    .find(|(k, _)| matches!(k, Val::Str(s) if **s == *key))
+                    .find(|(k, _)| matches!(k, RunValue::Str(s) if **s == *key))
                     .map(|(_, v)| v.clone());
-                Ok(found.unwrap_or_else(|| default.unwrap_or(Val::None)))
+                Ok(found.unwrap_or_else(|| default.unwrap_or(RunValue::None)))
             }
-            Builtin::LoadDotenv => Ok(Val::Bool(true)),
+            Builtin::LoadDotenv => Ok(RunValue::Bool(true)),
             Builtin::PathJoin => {
                 if !kwargs.is_empty() {
                     return Err(self.raise("TypeError", "join() takes no keyword arguments", at));
@@ -82,7 +82,7 @@ impl Interp<'_, '_> {
                         path.push_str(part);
                     }
                 }
-                Ok(Val::str(&path))
+                Ok(RunValue::str(&path))
             }
             Builtin::PathDirname | Builtin::PathBasename | Builtin::PathAbspath => {
                 let [path, _] = self.bind_pair(name, args, kwargs, &["p", ""], at)?;
@@ -92,9 +92,9 @@ impl Interp<'_, '_> {
                     Builtin::PathBasename => path.rsplit('/').next().unwrap_or_default().to_owned(),
                     _ => normpath(&if path.starts_with('/') { path } else { format!("/{path}") }),
                 };
-                Ok(Val::str(&out))
+                Ok(RunValue::str(&out))
             }
-            _ => Ok(Val::None),
+            _ => Ok(RunValue::None),
         }
     }
 
@@ -102,11 +102,11 @@ impl Interp<'_, '_> {
     fn bind_pair(
         &self,
         function: &str,
-        mut args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        mut args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         names: &[&str; 2],
         at: At,
-    ) -> R<[Option<Val>; 2]> {
+    ) -> R<[Option<RunValue>; 2]> {
         let mut slots = [None, None];
         if args.len() > 2 || (names[1].is_empty() && args.len() > 1) {
             let message = format!("{function}() takes too many arguments ({} given)", args.len());
@@ -134,9 +134,9 @@ impl Interp<'_, '_> {
     }
 
     /// A `str` argument, or CPython's `TypeError` (`<what> <type>`).
-    fn os_text(&self, what: &str, value: Option<Val>, at: At) -> R<String> {
+    fn os_text(&self, what: &str, value: Option<RunValue>, at: At) -> R<String> {
         match value {
-            Some(Val::Str(s)) => Ok(s.to_string()),
+            Some(RunValue::Str(s)) => Ok(s.to_string()),
             other => {
                 let kind = other.map_or_else(|| "NoneType".to_owned(), |v| self.type_name(&v));
                 Err(self.raise("TypeError", format!("{what} {kind}"), at))

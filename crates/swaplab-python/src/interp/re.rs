@@ -31,7 +31,7 @@ use super::re_syntax::{
     self, ASCII, Anchor, DOTALL, Fault, IGNORECASE, LOCALE, MULTILINE, TemplateFault, TemplatePart,
     Translation, UNICODE, VERBOSE,
 };
-use super::runtime::Val;
+use super::runtime::RunValue;
 use super::value::repr_str;
 
 /// The functions of `re` the subset runs.
@@ -230,7 +230,7 @@ impl Subject {
 /// whether the call has the pattern as an argument too (a function of `re`, where a
 /// refusal points into the pattern; a method's points at the subject).
 struct Arg {
-    value: Val,
+    value: RunValue,
     index: usize,
     pattern: bool,
 }
@@ -286,15 +286,15 @@ impl Interp<'_, '_> {
     // ----- the module -----
 
     /// `re.name`, or `None` when `re` has no such attribute.
-    pub(crate) fn re_attr(&self, name: &str, at: At) -> R<Option<Val>> {
+    pub(crate) fn re_attr(&self, name: &str, at: At) -> R<Option<RunValue>> {
         if let Some(function) = ReFn::named(name) {
-            return Ok(Some(Val::Builtin(super::runtime::Builtin::Re(function))));
+            return Ok(Some(RunValue::Builtin(super::runtime::Builtin::Re(function))));
         }
         if let Some((_, bit)) = FLAGS.iter().find(|(n, _)| *n == name) {
-            return Ok(Some(Val::Int(*bit)));
+            return Ok(Some(RunValue::Int(*bit)));
         }
         if name == "error" {
-            return Ok(Some(Val::ExcClass(Rc::from("error"))));
+            return Ok(Some(RunValue::ExcClass(Rc::from("error"))));
         }
         if OTHER_NAMES.contains(&name) || name.starts_with("__") {
             return Err(self.unsupported(&format!("`re.{name}`"), at));
@@ -306,10 +306,10 @@ impl Interp<'_, '_> {
     pub(crate) fn re_call(
         &mut self,
         function: ReFn,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let name = function.name();
         let (params, required): (&[&str], usize) = match function {
             ReFn::Compile => (&["pattern", "flags"], 1),
@@ -325,15 +325,15 @@ impl Interp<'_, '_> {
             params.iter().position(|p| *p == param).and_then(|i| values.get_mut(i)?.take())
         };
         if function == ReFn::Escape {
-            let pattern = take("pattern").unwrap_or(Val::None);
+            let pattern = take("pattern").unwrap_or(RunValue::None);
             return match &pattern {
-                Val::Str(s) => {
+                RunValue::Str(s) => {
                     self.charge(s.len(), at)?;
                     let out = re_syntax::escape(s);
                     self.check_str(&out, at)?;
-                    Ok(Val::str(&out))
+                    Ok(RunValue::str(&out))
                 }
-                Val::Bytes(_) => Err(self.unsupported("`re.escape()` of bytes", at)),
+                RunValue::Bytes(_) => Err(self.unsupported("`re.escape()` of bytes", at)),
                 other => {
                     let message = format!(
                         "decoding to str: need a bytes-like object, {} found",
@@ -343,7 +343,7 @@ impl Interp<'_, '_> {
                 }
             };
         }
-        let pattern = take("pattern").unwrap_or(Val::None);
+        let pattern = take("pattern").unwrap_or(RunValue::None);
         let flags = match take("flags") {
             Some(flags) => self.re_int(&flags, at)?,
             None => 0,
@@ -356,10 +356,10 @@ impl Interp<'_, '_> {
         };
         let compiled = self.re_compile_arg(&pattern, flags, (0, "pattern"), at)?;
         if function == ReFn::Compile {
-            return Ok(Val::Pattern(compiled));
+            return Ok(RunValue::Pattern(compiled));
         }
         let string_index = if matches!(function, ReFn::Sub | ReFn::Subn) { 2 } else { 1 };
-        let string = string.unwrap_or(Val::None);
+        let string = string.unwrap_or(RunValue::None);
         let subject = Arg { value: string, index: string_index, pattern: true };
         match function {
             ReFn::Search | ReFn::Match | ReFn::Fullmatch => {
@@ -373,7 +373,7 @@ impl Interp<'_, '_> {
             ReFn::Findall => self.re_findall(&compiled, &subject, None, None, at),
             ReFn::Finditer => self.re_finditer(&compiled, &subject, None, None, at),
             ReFn::Sub | ReFn::Subn => {
-                let repl = repl.unwrap_or(Val::None);
+                let repl = repl.unwrap_or(RunValue::None);
                 self.re_sub(&compiled, &repl, &subject, count, function == ReFn::Subn, at)
             }
             _ => self.re_split(&compiled, &subject, count, at),
@@ -386,10 +386,10 @@ impl Interp<'_, '_> {
         name: &str,
         params: &[&str],
         required: usize,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         if args.len() > params.len() {
             let message = if required == params.len() {
                 format!(
@@ -408,7 +408,7 @@ impl Interp<'_, '_> {
             };
             return Err(self.raise("TypeError", message, at));
         }
-        let mut values: Vec<Option<Val>> = args.into_iter().map(Some).collect();
+        let mut values: Vec<Option<RunValue>> = args.into_iter().map(Some).collect();
         values.resize(params.len(), None);
         for (key, value) in kwargs {
             let Some(i) = params.iter().position(|p| *p == key) else {
@@ -454,10 +454,10 @@ impl Interp<'_, '_> {
         name: &str,
         params: &[&str],
         required: usize,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Vec<Option<Val>>> {
+    ) -> R<Vec<Option<RunValue>>> {
         let given = args.len() + kwargs.len();
         if given > params.len() {
             let message = format!(
@@ -467,7 +467,7 @@ impl Interp<'_, '_> {
             );
             return Err(self.raise("TypeError", message, at));
         }
-        let mut values: Vec<Option<Val>> = args.into_iter().map(Some).collect();
+        let mut values: Vec<Option<RunValue>> = args.into_iter().map(Some).collect();
         values.resize(params.len(), None);
         for (key, value) in kwargs {
             let Some(i) = params.iter().position(|p| *p == key) else {
@@ -495,7 +495,7 @@ impl Interp<'_, '_> {
         Ok(values)
     }
 
-    fn re_int(&self, value: &Val, at: At) -> R<i64> {
+    fn re_int(&self, value: &RunValue, at: At) -> R<i64> {
         value.as_int().ok_or_else(|| {
             let message =
                 format!("'{}' object cannot be interpreted as an integer", self.type_name(value));
@@ -508,21 +508,21 @@ impl Interp<'_, '_> {
     /// diagnostics.
     fn re_compile_arg(
         &mut self,
-        pattern: &Val,
+        pattern: &RunValue,
         flags: i64,
         arg: (usize, &str),
         at: At,
     ) -> R<Rc<Compiled>> {
         match pattern {
-            Val::Pattern(compiled) => {
+            RunValue::Pattern(compiled) => {
                 if flags != 0 {
                     let message = "cannot process flags argument with a compiled pattern";
                     return Err(self.raise("ValueError", message, at));
                 }
                 Ok(compiled.clone())
             }
-            Val::Str(text) => self.re_compile(text, flags, arg, at),
-            Val::Bytes(_) => Err(self.unsupported("a bytes pattern", self.arg_at(at, arg))),
+            RunValue::Str(text) => self.re_compile(text, flags, arg, at),
+            RunValue::Bytes(_) => Err(self.unsupported("a bytes pattern", self.arg_at(at, arg))),
             _ => Err(self.raise(
                 "TypeError",
                 "first argument must be string or compiled pattern",
@@ -627,8 +627,8 @@ impl Interp<'_, '_> {
         at: At,
     ) -> R<(Subject, usize)> {
         let string = match &value.value {
-            Val::Str(s) => s.clone(),
-            Val::Bytes(_) => {
+            RunValue::Str(s) => s.clone(),
+            RunValue::Bytes(_) => {
                 let message = "cannot use a string pattern on a bytes-like object";
                 return Err(self.raise("TypeError", message, at));
             }
@@ -774,7 +774,7 @@ impl Interp<'_, '_> {
         subject: &Subject,
         spans: &[Option<(usize, usize)>],
         bounds: (usize, usize),
-    ) -> Val {
+    ) -> RunValue {
         let spans = spans
             .iter()
             .map(|span| {
@@ -786,7 +786,7 @@ impl Interp<'_, '_> {
                 })
             })
             .collect();
-        Val::Match(Rc::new(MatchObj {
+        RunValue::Match(Rc::new(MatchObj {
             compiled: compiled.clone(),
             string: subject.string.clone(),
             pos: bounds.0,
@@ -804,7 +804,7 @@ impl Interp<'_, '_> {
         endpos: Option<i64>,
         anchor: Anchor,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let (subject, start) = self.re_subject(compiled, value, pos, endpos, at)?;
         let found = self.re_search(compiled, &subject, start, anchor, false, at)?;
         Ok(match found {
@@ -812,7 +812,7 @@ impl Interp<'_, '_> {
                 let bounds = (subject.offsets.char(start), subject.offsets.char(subject.end));
                 self.re_match_obj(compiled, &subject, &spans, bounds)
             }
-            None => Val::None,
+            None => RunValue::None,
         })
     }
 
@@ -857,20 +857,20 @@ impl Interp<'_, '_> {
         pos: Option<i64>,
         endpos: Option<i64>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let (subject, start) = self.re_subject(compiled, value, pos, endpos, at)?;
         let groups = compiled.translation.groups;
         let mut items = Vec::new();
         let text = subject.string.clone();
         let piece = |span: Option<(usize, usize)>| {
-            Val::str(span.and_then(|(s, e)| text.get(s..e)).unwrap_or_default())
+            RunValue::str(span.and_then(|(s, e)| text.get(s..e)).unwrap_or_default())
         };
         self.re_each(compiled, &subject, start, 0, at, &mut |interp, spans| {
             interp.charge(groups + 1, at)?;
             let item = match groups {
                 0 => piece(spans.first().copied().flatten()),
                 1 => piece(spans.get(1).copied().flatten()),
-                _ => Val::tuple(spans.iter().skip(1).map(|s| piece(*s)).collect()),
+                _ => RunValue::tuple(spans.iter().skip(1).map(|s| piece(*s)).collect()),
             };
             if items.len() >= super::MAX_SIZE {
                 return Err(interp.memory_error(at));
@@ -889,7 +889,7 @@ impl Interp<'_, '_> {
         pos: Option<i64>,
         endpos: Option<i64>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let (subject, start) = self.re_subject(compiled, value, pos, endpos, at)?;
         let bounds = (subject.offsets.char(start), subject.offsets.char(subject.end));
         let mut items = Vec::new();
@@ -904,10 +904,16 @@ impl Interp<'_, '_> {
     }
 
     /// `split`: the pieces between matches, and the groups of each match.
-    fn re_split(&mut self, compiled: &Rc<Compiled>, value: &Arg, maxsplit: i64, at: At) -> R<Val> {
+    fn re_split(
+        &mut self,
+        compiled: &Rc<Compiled>,
+        value: &Arg,
+        maxsplit: i64,
+        at: At,
+    ) -> R<RunValue> {
         let (subject, start) = self.re_subject(compiled, value, None, None, at)?;
         if maxsplit < 0 {
-            return Ok(self.new_list(vec![Val::Str(subject.string.clone())]));
+            return Ok(self.new_list(vec![RunValue::Str(subject.string.clone())]));
         }
         let text = subject.string.clone();
         let mut items = Vec::new();
@@ -915,11 +921,11 @@ impl Interp<'_, '_> {
         self.re_each(compiled, &subject, start, maxsplit, at, &mut |interp, spans| {
             interp.charge(spans.len(), at)?;
             let (s, e) = spans.first().copied().flatten().unwrap_or((last, last));
-            items.push(Val::str(text.get(last..s).unwrap_or_default()));
+            items.push(RunValue::str(text.get(last..s).unwrap_or_default()));
             for span in spans.iter().skip(1) {
                 items.push(match span {
-                    Some((a, b)) => Val::str(text.get(*a..*b).unwrap_or_default()),
-                    None => Val::None,
+                    Some((a, b)) => RunValue::str(text.get(*a..*b).unwrap_or_default()),
+                    None => RunValue::None,
                 });
             }
             if items.len() >= super::MAX_SIZE {
@@ -928,7 +934,7 @@ impl Interp<'_, '_> {
             last = e;
             Ok(())
         })?;
-        items.push(Val::str(text.get(last..).unwrap_or_default()));
+        items.push(RunValue::str(text.get(last..).unwrap_or_default()));
         Ok(self.new_list(items))
     }
 
@@ -937,20 +943,20 @@ impl Interp<'_, '_> {
     fn re_sub(
         &mut self,
         compiled: &Rc<Compiled>,
-        repl: &Val,
+        repl: &RunValue,
         value: &Arg,
         count: i64,
         with_count: bool,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let template = match repl {
-            Val::Str(text) => Some(self.re_template(compiled, text, at)?),
-            Val::Bytes(_) => return Err(self.unsupported("a bytes replacement", at)),
-            Val::Function(_)
-            | Val::Lambda(_)
-            | Val::Method(_)
-            | Val::Builtin(_)
-            | Val::Bound(_) => None,
+            RunValue::Str(text) => Some(self.re_template(compiled, text, at)?),
+            RunValue::Bytes(_) => return Err(self.unsupported("a bytes replacement", at)),
+            RunValue::Function(_)
+            | RunValue::Lambda(_)
+            | RunValue::Method(_)
+            | RunValue::Builtin(_)
+            | RunValue::Bound(_) => None,
             other => {
                 let message = format!(
                     "decoding to str: need a bytes-like object, {} found",
@@ -962,8 +968,12 @@ impl Interp<'_, '_> {
         let (subject, start) = self.re_subject(compiled, value, None, None, at)?;
         if count < 0 {
             // CPython replaces nothing for a negative count.
-            let result = Val::Str(subject.string.clone());
-            return Ok(if with_count { Val::tuple(vec![result, Val::Int(0)]) } else { result });
+            let result = RunValue::Str(subject.string.clone());
+            return Ok(if with_count {
+                RunValue::tuple(vec![result, RunValue::Int(0)])
+            } else {
+                result
+            });
         }
         let bounds = (0, subject.offsets.len);
         let text = subject.string.clone();
@@ -996,11 +1006,11 @@ impl Interp<'_, '_> {
                     None => {
                         let found = interp.re_match_obj(compiled, &subject, &spans, bounds);
                         match interp.call_value(repl.clone(), vec![found], Vec::new(), at)? {
-                            Val::Str(piece) => {
+                            RunValue::Str(piece) => {
                                 out.push_str(&piece);
                                 pieces += 1;
                             }
-                            Val::None => {}
+                            RunValue::None => {}
                             other => {
                                 if wrong.is_none() {
                                     wrong = Some((pieces, interp.type_name(&other)));
@@ -1021,9 +1031,12 @@ impl Interp<'_, '_> {
         }
         out.push_str(text.get(last..).unwrap_or_default());
         self.check_str(&out, at)?;
-        let result = Val::str(&out);
+        let result = RunValue::str(&out);
         Ok(if with_count {
-            Val::tuple(vec![result, Val::Int(i64::try_from(replaced).unwrap_or(i64::MAX))])
+            RunValue::tuple(vec![
+                result,
+                RunValue::Int(i64::try_from(replaced).unwrap_or(i64::MAX)),
+            ])
         } else {
             result
         })
@@ -1043,15 +1056,15 @@ impl Interp<'_, '_> {
     // ----- pattern objects -----
 
     /// `pattern.name`.
-    pub(crate) fn re_pattern_attr(&self, value: &Val, name: &str, at: At) -> R<Val> {
-        let Val::Pattern(compiled) = value else { return Ok(Val::None) };
+    pub(crate) fn re_pattern_attr(&self, value: &RunValue, name: &str, at: At) -> R<RunValue> {
+        let RunValue::Pattern(compiled) = value else { return Ok(RunValue::None) };
         let translation = &compiled.translation;
         match name {
-            "pattern" => Ok(Val::Str(compiled.pattern.clone())),
-            "flags" => Ok(Val::Int(translation.flags)),
-            "groups" => Ok(Val::Int(i64::try_from(translation.groups).unwrap_or(0))),
+            "pattern" => Ok(RunValue::Str(compiled.pattern.clone())),
+            "flags" => Ok(RunValue::Int(translation.flags)),
+            "groups" => Ok(RunValue::Int(i64::try_from(translation.groups).unwrap_or(0))),
             "search" | "match" | "fullmatch" | "findall" | "finditer" | "sub" | "subn"
-            | "split" => Ok(Val::bound(value.clone(), name)),
+            | "split" => Ok(RunValue::bound(value.clone(), name)),
             "groupindex" | "scanner" | "__copy__" | "__deepcopy__" => {
                 Err(self.unsupported(&format!("`Pattern.{name}`"), at))
             }
@@ -1067,10 +1080,10 @@ impl Interp<'_, '_> {
         &mut self,
         compiled: &Rc<Compiled>,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let (params, required): (&[&str], usize) = match name {
             "sub" | "subn" => (&["repl", "string", "count"], 2),
             "split" => (&["string", "maxsplit"], 1),
@@ -1086,21 +1099,21 @@ impl Interp<'_, '_> {
         match name {
             "sub" | "subn" => {
                 let count = int(self, 2)?.unwrap_or(0);
-                let repl = values.first_mut().and_then(Option::take).unwrap_or(Val::None);
-                let string = values.get_mut(1).and_then(Option::take).unwrap_or(Val::None);
+                let repl = values.first_mut().and_then(Option::take).unwrap_or(RunValue::None);
+                let string = values.get_mut(1).and_then(Option::take).unwrap_or(RunValue::None);
                 let subject = Arg { value: string, index: 1, pattern: false };
                 self.re_sub(compiled, &repl, &subject, count, name == "subn", at)
             }
             "split" => {
                 let maxsplit = int(self, 1)?.unwrap_or(0);
-                let string = values.first_mut().and_then(Option::take).unwrap_or(Val::None);
+                let string = values.first_mut().and_then(Option::take).unwrap_or(RunValue::None);
                 let subject = Arg { value: string, index: 0, pattern: false };
                 self.re_split(compiled, &subject, maxsplit, at)
             }
             _ => {
                 let pos = int(self, 1)?;
                 let endpos = int(self, 2)?;
-                let string = values.first_mut().and_then(Option::take).unwrap_or(Val::None);
+                let string = values.first_mut().and_then(Option::take).unwrap_or(RunValue::None);
                 let subject = Arg { value: string, index: 0, pattern: false };
                 match name {
                     "search" => self.re_one(compiled, &subject, pos, endpos, Anchor::None, at),
@@ -1116,22 +1129,22 @@ impl Interp<'_, '_> {
     // ----- match objects -----
 
     /// `match.name`.
-    pub(crate) fn re_match_attr(&self, value: &Val, name: &str, at: At) -> R<Val> {
-        let Val::Match(found) = value else { return Ok(Val::None) };
+    pub(crate) fn re_match_attr(&self, value: &RunValue, name: &str, at: At) -> R<RunValue> {
+        let RunValue::Match(found) = value else { return Ok(RunValue::None) };
         match name {
-            "string" => Ok(Val::Str(found.string.clone())),
-            "re" => Ok(Val::Pattern(found.compiled.clone())),
-            "pos" => Ok(Val::Int(i64::try_from(found.pos).unwrap_or(0))),
-            "endpos" => Ok(Val::Int(i64::try_from(found.endpos).unwrap_or(0))),
+            "string" => Ok(RunValue::Str(found.string.clone())),
+            "re" => Ok(RunValue::Pattern(found.compiled.clone())),
+            "pos" => Ok(RunValue::Int(i64::try_from(found.pos).unwrap_or(0))),
+            "endpos" => Ok(RunValue::Int(i64::try_from(found.endpos).unwrap_or(0))),
             "lastindex" => Ok(found
                 .last_index()
-                .map_or(Val::None, |i| Val::Int(i64::try_from(i).unwrap_or(0)))),
+                .map_or(RunValue::None, |i| RunValue::Int(i64::try_from(i).unwrap_or(0)))),
             "lastgroup" => Ok(found
                 .last_index()
                 .and_then(|i| found.compiled.translation.names.iter().find(|(_, g)| *g == i))
-                .map_or(Val::None, |(n, _)| Val::str(n))),
+                .map_or(RunValue::None, |(n, _)| RunValue::str(n))),
             "group" | "groups" | "groupdict" | "start" | "end" | "span" | "expand" => {
-                Ok(Val::bound(value.clone(), name))
+                Ok(RunValue::bound(value.clone(), name))
             }
             "regs" | "__copy__" | "__deepcopy__" => {
                 Err(self.unsupported(&format!("`Match.{name}`"), at))
@@ -1144,9 +1157,9 @@ impl Interp<'_, '_> {
     }
 
     /// The group a `group()`, `start()`… argument names.
-    fn re_group_index(&self, found: &MatchObj, key: &Val, at: At) -> R<usize> {
+    fn re_group_index(&self, found: &MatchObj, key: &RunValue, at: At) -> R<usize> {
         let index = match key {
-            Val::Str(name) => {
+            RunValue::Str(name) => {
                 found.compiled.translation.names.iter().find(|(n, _)| **n == **name).map(|g| g.1)
             }
             other => other.as_int().and_then(|i| usize::try_from(i).ok()),
@@ -1157,19 +1170,24 @@ impl Interp<'_, '_> {
         }
     }
 
-    fn re_group_value(&self, found: &MatchObj, group: usize, default: &Val) -> Val {
+    fn re_group_value(&self, found: &MatchObj, group: usize, default: &RunValue) -> RunValue {
         match found.spans.get(group).copied().flatten() {
             Some(span) => {
-                Val::str(found.string.get(span.byte_start..span.byte_end).unwrap_or_default())
+                RunValue::str(found.string.get(span.byte_start..span.byte_end).unwrap_or_default())
             }
             None => default.clone(),
         }
     }
 
     /// `match[key]`.
-    pub(crate) fn re_match_item(&mut self, found: &MatchObj, key: &Val, at: At) -> R<Val> {
+    pub(crate) fn re_match_item(
+        &mut self,
+        found: &MatchObj,
+        key: &RunValue,
+        at: At,
+    ) -> R<RunValue> {
         let group = self.re_group_index(found, key, at)?;
-        Ok(self.re_group_value(found, group, &Val::None))
+        Ok(self.re_group_value(found, group, &RunValue::None))
     }
 
     /// `match.name(…)`.
@@ -1177,24 +1195,24 @@ impl Interp<'_, '_> {
         &mut self,
         found: &Rc<MatchObj>,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         if name == "group" {
             if !kwargs.is_empty() {
                 return Err(self.raise("TypeError", "group() takes no keyword arguments", at));
             }
             return match args.as_slice() {
-                [] => Ok(self.re_group_value(found, 0, &Val::None)),
+                [] => Ok(self.re_group_value(found, 0, &RunValue::None)),
                 [one] => self.re_match_item(found, one, at),
                 many => {
                     let mut items = Vec::with_capacity(many.len());
                     for key in many {
                         let group = self.re_group_index(found, key, at)?;
-                        items.push(self.re_group_value(found, group, &Val::None));
+                        items.push(self.re_group_value(found, group, &RunValue::None));
                     }
-                    Ok(Val::tuple(items))
+                    Ok(RunValue::tuple(items))
                 }
             };
         }
@@ -1208,26 +1226,26 @@ impl Interp<'_, '_> {
         let arg = values.first_mut().and_then(Option::take);
         match name {
             "groups" => {
-                let default = arg.unwrap_or(Val::None);
+                let default = arg.unwrap_or(RunValue::None);
                 let groups = found.compiled.translation.groups;
                 self.charge(groups, at)?;
-                Ok(Val::tuple(
+                Ok(RunValue::tuple(
                     (1..=groups).map(|g| self.re_group_value(found, g, &default)).collect(),
                 ))
             }
             "groupdict" => {
-                let default = arg.unwrap_or(Val::None);
+                let default = arg.unwrap_or(RunValue::None);
                 let names = &found.compiled.translation.names;
                 self.charge(names.len(), at)?;
                 let entries = names
                     .iter()
-                    .map(|(n, g)| (Val::str(n), self.re_group_value(found, *g, &default)))
+                    .map(|(n, g)| (RunValue::str(n), self.re_group_value(found, *g, &default)))
                     .collect();
                 Ok(self.new_dict(entries))
             }
             "expand" => {
                 let template = match arg {
-                    Some(Val::Str(text)) => text,
+                    Some(RunValue::Str(text)) => text,
                     Some(other) => {
                         let message = format!(
                             "decoding to str: need a bytes-like object, {} found",
@@ -1255,7 +1273,7 @@ impl Interp<'_, '_> {
                     }
                 }
                 self.check_str(&out, at)?;
-                Ok(Val::str(&out))
+                Ok(RunValue::str(&out))
             }
             _ => {
                 let group = match arg {
@@ -1267,9 +1285,9 @@ impl Interp<'_, '_> {
                         (i64::try_from(s.start).unwrap_or(-1), i64::try_from(s.end).unwrap_or(-1))
                     });
                 Ok(match name {
-                    "start" => Val::Int(start),
-                    "end" => Val::Int(end),
-                    _ => Val::tuple(vec![Val::Int(start), Val::Int(end)]),
+                    "start" => RunValue::Int(start),
+                    "end" => RunValue::Int(end),
+                    _ => RunValue::tuple(vec![RunValue::Int(start), RunValue::Int(end)]),
                 })
             }
         }
@@ -1278,24 +1296,24 @@ impl Interp<'_, '_> {
     /// A method of a pattern or match object.
     pub(crate) fn re_method(
         &mut self,
-        receiver: &Val,
+        receiver: &RunValue,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match receiver {
-            Val::Pattern(compiled) => self.re_pattern_method(compiled, name, args, kwargs, at),
-            Val::Match(found) => self.re_match_method(found, name, args, kwargs, at),
+            RunValue::Pattern(compiled) => self.re_pattern_method(compiled, name, args, kwargs, at),
+            RunValue::Match(found) => self.re_match_method(found, name, args, kwargs, at),
             _ => Err(self.unsupported(&format!("the method `{name}()`"), at)),
         }
     }
 
     /// The repr of a pattern or match object.
-    pub(crate) fn re_repr(&self, value: &Val) -> String {
+    pub(crate) fn re_repr(&self, value: &RunValue) -> String {
         match value {
-            Val::Pattern(compiled) => pattern_repr(compiled),
-            Val::Match(found) => {
+            RunValue::Pattern(compiled) => pattern_repr(compiled),
+            RunValue::Match(found) => {
                 let (start, end) =
                     found.spans.first().copied().flatten().map_or((0, 0), |s| (s.start, s.end));
                 let mut text = String::new();

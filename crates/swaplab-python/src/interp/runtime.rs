@@ -9,9 +9,14 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// A value during a run.
+/// A Python value inside a run, live: containers and instances are `Rc`-shared, so a
+/// change through one name shows through every other, and functions, classes, modules,
+/// exceptions and bound methods are values too. It never leaves the interpreter (a
+/// [`super::Process`] keeps its module-level names between calls): the host and the
+/// caller get a [`super::PyValue`], an owned plain-data copy made by `py_of`, and what
+/// they hand in becomes live with `run_value_of` (both in `eval.rs`).
 #[derive(Clone)]
-pub(crate) enum Val {
+pub(crate) enum RunValue {
     None,
     Bool(bool),
     Int(i64),
@@ -100,7 +105,7 @@ impl GeneratedKind {
 /// A `list` (or a `frozenset`, which is a list without duplicates here).
 #[derive(Default)]
 pub(crate) struct ListObj {
-    pub(crate) items: RefCell<Vec<Val>>,
+    pub(crate) items: RefCell<Vec<RunValue>>,
     /// Whether it is a `frozenset`: hashing it is refused, it compares as a set, and it
     /// has none of a list's methods.
     pub(crate) frozen: Cell<bool>,
@@ -108,20 +113,20 @@ pub(crate) struct ListObj {
 
 /// A `tuple`.
 pub(crate) struct TupleObj {
-    pub(crate) items: Vec<Val>,
+    pub(crate) items: Vec<RunValue>,
 }
 
 /// A `dict`: entries in insertion order.
 #[derive(Default)]
 pub(crate) struct DictObj {
-    pub(crate) entries: RefCell<Vec<(Val, Val)>>,
+    pub(crate) entries: RefCell<Vec<(RunValue, RunValue)>>,
 }
 
 /// A model instance (`model` is its index) or a `ToolResult` (`model` is `None`).
 pub(crate) struct ObjectObj {
     pub(crate) class: Rc<str>,
     pub(crate) model: Option<usize>,
-    pub(crate) fields: Vec<(Rc<str>, Val)>,
+    pub(crate) fields: Vec<(Rc<str>, RunValue)>,
 }
 
 /// An exception instance.
@@ -129,7 +134,7 @@ pub(crate) struct ExcObj {
     pub(crate) class: Rc<str>,
     /// `args`: the positional arguments it was made with, until an `__init__` of a
     /// builtin exception class sets them.
-    pub(crate) args: RefCell<Vec<Val>>,
+    pub(crate) args: RefCell<Vec<RunValue>>,
     /// `__cause__`: set by `raise … from …`.
     pub(crate) cause: RefCell<Option<Rc<ExcObj>>>,
     /// `__context__`: the exception being handled when this one was raised.
@@ -137,12 +142,12 @@ pub(crate) struct ExcObj {
     /// `__suppress_context__`: true after `raise … from …` (`from None` included).
     pub(crate) suppress_context: Cell<bool>,
     /// Attributes of its own (`response` on `httpx.HTTPStatusError`).
-    pub(crate) attrs: RefCell<Vec<(Rc<str>, Val)>>,
+    pub(crate) attrs: RefCell<Vec<(Rc<str>, RunValue)>>,
 }
 
 impl ExcObj {
     /// An exception of `class` with these arguments, no cause and no context.
-    pub(crate) fn new(class: Rc<str>, args: Vec<Val>) -> ExcObj {
+    pub(crate) fn new(class: Rc<str>, args: Vec<RunValue>) -> ExcObj {
         ExcObj {
             class,
             args: RefCell::new(args),
@@ -158,19 +163,19 @@ impl ExcObj {
 /// order they were set.
 pub(crate) struct InstanceObj {
     pub(crate) class: usize,
-    pub(crate) attrs: RefCell<Vec<(Rc<str>, Val)>>,
+    pub(crate) attrs: RefCell<Vec<(Rc<str>, RunValue)>>,
 }
 
 /// A bound method (`function` called with `receiver` first), or for `super()` the
-/// class (`Val::Class`) the lookup starts after.
+/// class (`RunValue::Class`) the lookup starts after.
 pub(crate) struct MethodObj {
-    pub(crate) receiver: Val,
-    pub(crate) function: Val,
+    pub(crate) receiver: RunValue,
+    pub(crate) function: RunValue,
 }
 
 /// `receiver.name`, a method not yet called.
 pub(crate) struct BoundObj {
-    pub(crate) receiver: Val,
+    pub(crate) receiver: RunValue,
     pub(crate) name: Rc<str>,
 }
 
@@ -178,7 +183,7 @@ pub(crate) struct BoundObj {
 /// the module level. Shared (`Rc`) so that a lambda sees its enclosing scopes live, as a
 /// Python closure does.
 pub(crate) struct Env {
-    pub(crate) vars: RefCell<BTreeMap<String, Val>>,
+    pub(crate) vars: RefCell<BTreeMap<String, RunValue>>,
     pub(crate) scope: Scope,
     /// The lexically enclosing scope, for a lambda's or a comprehension's free names.
     pub(crate) parent: Option<Rc<Env>>,
@@ -201,19 +206,19 @@ pub(crate) enum Scope {
 pub(crate) struct Closure {
     pub(crate) def: std::sync::Arc<super::ast::LambdaDef>,
     pub(crate) qualname: Rc<str>,
-    pub(crate) defaults: Vec<Val>,
+    pub(crate) defaults: Vec<RunValue>,
     pub(crate) env: Option<Rc<Env>>,
     /// The unit it was made in: its free names are that module's.
     pub(crate) file: usize,
 }
 
 /// Frees the values on `stack` and everything only they hold, without recursion.
-fn dismantle(stack: Vec<Val>) {
+fn dismantle(stack: Vec<RunValue>) {
     dismantle_all(stack, Vec::new());
 }
 
 /// Frees values and scopes, and everything only they hold, without recursion.
-fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
+fn dismantle_all(mut stack: Vec<RunValue>, mut envs: Vec<Rc<Env>>) {
     loop {
         let Some(value) = stack.pop() else {
             let Some(env) = envs.pop() else { break };
@@ -224,24 +229,24 @@ fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
             continue;
         };
         match value {
-            Val::Lambda(rc) => {
+            RunValue::Lambda(rc) => {
                 if let Some(closure) = Rc::into_inner(rc) {
                     let (defaults, env) = closure.take();
                     stack.extend(defaults);
                     envs.extend(env);
                 }
             }
-            Val::List(rc) => {
+            RunValue::List(rc) => {
                 if let Some(list) = Rc::into_inner(rc) {
                     stack.append(&mut list.items.take());
                 }
             }
-            Val::Tuple(rc) => {
+            RunValue::Tuple(rc) => {
                 if let Some(mut tuple) = Rc::into_inner(rc) {
                     stack.append(&mut tuple.items);
                 }
             }
-            Val::Dict(rc) => {
+            RunValue::Dict(rc) => {
                 if let Some(dict) = Rc::into_inner(rc) {
                     for (k, v) in dict.entries.take() {
                         stack.push(k);
@@ -249,33 +254,33 @@ fn dismantle_all(mut stack: Vec<Val>, mut envs: Vec<Rc<Env>>) {
                     }
                 }
             }
-            Val::Object(rc) => {
+            RunValue::Object(rc) => {
                 if let Some(mut object) = Rc::into_inner(rc) {
                     stack.extend(std::mem::take(&mut object.fields).into_iter().map(|(_, v)| v));
                 }
             }
-            Val::Exc(rc) => {
+            RunValue::Exc(rc) => {
                 if let Some(exc) = Rc::into_inner(rc) {
                     stack.append(&mut exc.args.take());
-                    stack.extend(exc.cause.take().map(Val::Exc));
-                    stack.extend(exc.context.take().map(Val::Exc));
+                    stack.extend(exc.cause.take().map(RunValue::Exc));
+                    stack.extend(exc.context.take().map(RunValue::Exc));
                     stack.extend(exc.attrs.take().into_iter().map(|(_, v)| v));
                 }
             }
-            Val::Bound(rc) => {
+            RunValue::Bound(rc) => {
                 if let Some(mut bound) = Rc::into_inner(rc) {
-                    stack.push(std::mem::replace(&mut bound.receiver, Val::None));
+                    stack.push(std::mem::replace(&mut bound.receiver, RunValue::None));
                 }
             }
-            Val::Instance(rc) => {
+            RunValue::Instance(rc) => {
                 if let Some(instance) = Rc::into_inner(rc) {
                     stack.extend(instance.attrs.take().into_iter().map(|(_, v)| v));
                 }
             }
-            Val::Method(rc) | Val::Super(rc) => {
+            RunValue::Method(rc) | RunValue::Super(rc) => {
                 if let Some(mut method) = Rc::into_inner(rc) {
-                    stack.push(std::mem::replace(&mut method.receiver, Val::None));
-                    stack.push(std::mem::replace(&mut method.function, Val::None));
+                    stack.push(std::mem::replace(&mut method.receiver, RunValue::None));
+                    stack.push(std::mem::replace(&mut method.function, RunValue::None));
                 }
             }
             _ => {}
@@ -322,8 +327,8 @@ impl Drop for ObjectObj {
 impl Drop for ExcObj {
     fn drop(&mut self) {
         let mut held = std::mem::take(self.args.get_mut());
-        held.extend(self.cause.take().map(Val::Exc));
-        held.extend(self.context.take().map(Val::Exc));
+        held.extend(self.cause.take().map(RunValue::Exc));
+        held.extend(self.context.take().map(RunValue::Exc));
         held.extend(std::mem::take(self.attrs.get_mut()).into_iter().map(|(_, v)| v));
         if !held.is_empty() {
             dismantle(held);
@@ -333,7 +338,7 @@ impl Drop for ExcObj {
 
 impl Closure {
     /// The defaults and the scope, leaving the closure empty.
-    fn take(mut self) -> (Vec<Val>, Option<Rc<Env>>) {
+    fn take(mut self) -> (Vec<RunValue>, Option<Rc<Env>>) {
         (std::mem::take(&mut self.defaults), self.env.take())
     }
 }
@@ -369,54 +374,54 @@ impl Drop for InstanceObj {
 
 impl Drop for MethodObj {
     fn drop(&mut self) {
-        let receiver = std::mem::replace(&mut self.receiver, Val::None);
-        let function = std::mem::replace(&mut self.function, Val::None);
+        let receiver = std::mem::replace(&mut self.receiver, RunValue::None);
+        let function = std::mem::replace(&mut self.function, RunValue::None);
         dismantle(vec![receiver, function]);
     }
 }
 
 impl Drop for BoundObj {
     fn drop(&mut self) {
-        let receiver = std::mem::replace(&mut self.receiver, Val::None);
+        let receiver = std::mem::replace(&mut self.receiver, RunValue::None);
         dismantle(vec![receiver]);
     }
 }
 
-impl Val {
+impl RunValue {
     /// A `str`.
-    pub(crate) fn str(text: &str) -> Val {
-        Val::Str(Rc::from(text))
+    pub(crate) fn str(text: &str) -> RunValue {
+        RunValue::Str(Rc::from(text))
     }
 
     /// A `tuple`.
-    pub(crate) fn tuple(items: Vec<Val>) -> Val {
-        Val::Tuple(Rc::new(TupleObj { items }))
+    pub(crate) fn tuple(items: Vec<RunValue>) -> RunValue {
+        RunValue::Tuple(Rc::new(TupleObj { items }))
     }
 
     /// A method of `receiver`.
-    pub(crate) fn bound(receiver: Val, name: &str) -> Val {
-        Val::Bound(Rc::new(BoundObj { receiver, name: Rc::from(name) }))
+    pub(crate) fn bound(receiver: RunValue, name: &str) -> RunValue {
+        RunValue::Bound(Rc::new(BoundObj { receiver, name: Rc::from(name) }))
     }
 
     /// An exception of `class` with these arguments.
-    pub(crate) fn exception(class: &str, args: Vec<Val>) -> Rc<ExcObj> {
+    pub(crate) fn exception(class: &str, args: Vec<RunValue>) -> Rc<ExcObj> {
         Rc::new(ExcObj::new(Rc::from(class), args))
     }
 
     /// Python's truthiness.
     pub(crate) fn truthy(&self) -> bool {
         match self {
-            Val::None => false,
-            Val::Bool(b) => *b,
-            Val::Int(n) => *n != 0,
-            Val::Float(f) => *f != 0.0,
-            Val::Str(s) => !s.is_empty(),
-            Val::Bytes(b) => !b.is_empty(),
-            Val::List(l) => !l.items.borrow().is_empty(),
-            Val::Tuple(t) => !t.items.is_empty(),
-            Val::Dict(d) => !d.entries.borrow().is_empty(),
-            Val::Range(start, stop, step) => range_len(*start, *stop, *step) > 0,
-            Val::Temporal(t) => t.truthy(),
+            RunValue::None => false,
+            RunValue::Bool(b) => *b,
+            RunValue::Int(n) => *n != 0,
+            RunValue::Float(f) => *f != 0.0,
+            RunValue::Str(s) => !s.is_empty(),
+            RunValue::Bytes(b) => !b.is_empty(),
+            RunValue::List(l) => !l.items.borrow().is_empty(),
+            RunValue::Tuple(t) => !t.items.is_empty(),
+            RunValue::Dict(d) => !d.entries.borrow().is_empty(),
+            RunValue::Range(start, stop, step) => range_len(*start, *stop, *step) > 0,
+            RunValue::Temporal(t) => t.truthy(),
             _ => true,
         }
     }
@@ -424,8 +429,8 @@ impl Val {
     /// The number as an `i64`, for `int` and `bool`.
     pub(crate) fn as_int(&self) -> Option<i64> {
         match self {
-            Val::Int(n) => Some(*n),
-            Val::Bool(b) => Some(i64::from(*b)),
+            RunValue::Int(n) => Some(*n),
+            RunValue::Bool(b) => Some(i64::from(*b)),
             _ => None,
         }
     }
@@ -433,7 +438,7 @@ impl Val {
     /// The number as an `f64`, for `int`, `bool` and `float`.
     pub(crate) fn as_float(&self) -> Option<f64> {
         match self {
-            Val::Float(f) => Some(*f),
+            RunValue::Float(f) => Some(*f),
             #[allow(clippy::cast_precision_loss)]
             other => other.as_int().map(|n| n as f64),
         }
@@ -441,7 +446,7 @@ impl Val {
 
     /// Whether this is an `int`, `bool` or `float`.
     pub(crate) fn is_number(&self) -> bool {
-        matches!(self, Val::Int(_) | Val::Bool(_) | Val::Float(_))
+        matches!(self, RunValue::Int(_) | RunValue::Bool(_) | RunValue::Float(_))
     }
 }
 
@@ -703,7 +708,7 @@ impl Builtin {
 }
 
 /// The value of a builtin name, if the subset has it.
-pub(crate) fn builtin_value(name: &str) -> Option<Val> {
+pub(crate) fn builtin_value(name: &str) -> Option<RunValue> {
     const TYPES: [Ty; 10] = [
         Ty::Str,
         Ty::Int,
@@ -743,17 +748,17 @@ pub(crate) fn builtin_value(name: &str) -> Option<Val> {
         Builtin::Type,
     ];
     if let Some(ty) = TYPES.iter().find(|t| t.name() == name) {
-        return Some(Val::Type(*ty));
+        return Some(RunValue::Type(*ty));
     }
     if let Some(function) = FUNCTIONS.iter().find(|f| f.name() == name) {
-        return Some(Val::Builtin(*function));
+        return Some(RunValue::Builtin(*function));
     }
     if is_builtin_exception(name) && !NOT_BUILTINS.contains(&name) {
-        return Some(Val::ExcClass(Rc::from(name)));
+        return Some(RunValue::ExcClass(Rc::from(name)));
     }
     OTHER_BUILTINS
         .contains(&name)
-        .then(|| Val::Foreign(Rc::from(format!("the builtin `{name}`").as_str())))
+        .then(|| RunValue::Foreign(Rc::from(format!("the builtin `{name}`").as_str())))
 }
 
 /// Python's other builtins: known, so using one is reported as outside the subset rather

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use super::ast::At;
 use super::eval::{Interp, R};
 use super::net::Native;
-use super::runtime::{Builtin, Val};
+use super::runtime::{Builtin, RunValue};
 
 /// A `ParseResult` (6 parts) or a `SplitResult` (5 parts) of `urllib.parse`: a named
 /// tuple of strings.
@@ -207,10 +207,10 @@ impl Interp<'_, '_> {
     pub(crate) fn call_urllib(
         &mut self,
         builtin: Builtin,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         let name = builtin.name();
         match builtin {
             Builtin::Urlparse | Builtin::Urlsplit => {
@@ -225,7 +225,7 @@ impl Interp<'_, '_> {
                 let url = self.str_param(name, url, at)?;
                 let default_scheme = match scheme {
                     None => String::new(),
-                    Some(Val::Str(s)) => s.to_string(),
+                    Some(RunValue::Str(s)) => s.to_string(),
                     Some(_) => return Err(self.unsupported("a `scheme` other than a str", at)),
                 };
                 let allow = fragments.is_none_or(|v| v.truthy());
@@ -259,27 +259,27 @@ impl Interp<'_, '_> {
                     parts.insert(3, params);
                 }
                 let split = builtin == Builtin::Urlsplit;
-                Ok(Val::Native(Rc::new(Native::Url(UrlParts { split, parts }))))
+                Ok(RunValue::Native(Rc::new(Native::Url(UrlParts { split, parts }))))
             }
             Builtin::ParseQs | Builtin::ParseQsl => {
                 let pairs = self.parse_qsl(name, args, kwargs, at)?;
                 if builtin == Builtin::ParseQsl {
                     let items = pairs
                         .into_iter()
-                        .map(|(k, v)| Val::tuple(vec![Val::str(&k), Val::str(&v)]))
+                        .map(|(k, v)| RunValue::tuple(vec![RunValue::str(&k), RunValue::str(&v)]))
                         .collect();
                     return Ok(self.new_list(items));
                 }
-                let mut entries: Vec<(String, Vec<Val>)> = Vec::new();
+                let mut entries: Vec<(String, Vec<RunValue>)> = Vec::new();
                 for (key, value) in pairs {
                     match entries.iter_mut().find(|(k, _)| *k == key) {
-                        Some((_, values)) => values.push(Val::str(&value)),
-                        None => entries.push((key, vec![Val::str(&value)])),
+                        Some((_, values)) => values.push(RunValue::str(&value)),
+                        None => entries.push((key, vec![RunValue::str(&value)])),
                     }
                 }
                 let mut dict = Vec::with_capacity(entries.len());
                 for (key, values) in entries {
-                    dict.push((Val::str(&key), self.new_list(values)));
+                    dict.push((RunValue::str(&key), self.new_list(values)));
                 }
                 Ok(self.new_dict(dict))
             }
@@ -296,7 +296,7 @@ impl Interp<'_, '_> {
                 self.utf8_only(name, encoding.as_ref(), errors.as_ref(), at)?;
                 let safe = self.safe_arg(safe, default_safe, at)?;
                 let data = self.quoted_bytes(string, at)?;
-                Ok(Val::str(&if builtin == Builtin::Quote {
+                Ok(RunValue::str(&if builtin == Builtin::Quote {
                     quote_bytes(&data, &safe)
                 } else {
                     quote_plus_bytes(&data, &safe)
@@ -305,17 +305,17 @@ impl Interp<'_, '_> {
             Builtin::Unquote | Builtin::UnquotePlus => {
                 let [string, encoding, errors] =
                     self.url_args(name, args, kwargs, &["string", "encoding", "errors"], 1, at)?;
-                if encoding.as_ref().is_some_and(|e| !matches!(e, Val::Str(s) if is_utf8(s)))
+                if encoding.as_ref().is_some_and(|e| !matches!(e, RunValue::Str(s) if is_utf8(s)))
                     || errors
                         .as_ref()
-                        .is_some_and(|e| !matches!(e, Val::Str(s) if &**s == "replace"))
+                        .is_some_and(|e| !matches!(e, RunValue::Str(s) if &**s == "replace"))
                 {
                     return Err(self.unsupported(&format!("`{name}()` with this encoding"), at));
                 }
                 let text = self.str_param(name, string, at)?;
                 let text =
                     if builtin == Builtin::UnquotePlus { text.replace('+', " ") } else { text };
-                Ok(Val::str(&unquote(&text)))
+                Ok(RunValue::str(&unquote(&text)))
             }
             Builtin::Urlencode => self.urlencode(args, kwargs, at),
             _ => Err(self.unsupported(&format!("`urllib.parse.{name}`"), at)),
@@ -326,16 +326,16 @@ impl Interp<'_, '_> {
     fn url_args<const N: usize>(
         &mut self,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         params: &[&str; N],
         required: usize,
         at: At,
-    ) -> R<[Option<Val>; N]> {
+    ) -> R<[Option<RunValue>; N]> {
         let spec: Vec<(&str, bool)> =
             params.iter().enumerate().map(|(i, p)| (*p, i >= required)).collect();
         let slots = self.bind_args(name, &spec, args, kwargs, at)?;
-        let mut out: [Option<Val>; N] = std::array::from_fn(|_| None);
+        let mut out: [Option<RunValue>; N] = std::array::from_fn(|_| None);
         for (slot, value) in out.iter_mut().zip(slots) {
             *slot = value;
         }
@@ -343,9 +343,9 @@ impl Interp<'_, '_> {
     }
 
     /// A `str` argument; `bytes` and other types are outside the subset.
-    fn str_param(&self, name: &str, value: Option<Val>, at: At) -> R<String> {
+    fn str_param(&self, name: &str, value: Option<RunValue>, at: At) -> R<String> {
         match value {
-            Some(Val::Str(s)) => Ok(s.to_string()),
+            Some(RunValue::Str(s)) => Ok(s.to_string()),
             Some(other) => {
                 let what = format!("`{name}()` of a `{}`", self.type_name(&other));
                 Err(self.unsupported(&what, at))
@@ -355,10 +355,16 @@ impl Interp<'_, '_> {
     }
 
     /// Refuses an `encoding` or `errors` other than UTF-8's strict default.
-    fn utf8_only(&self, name: &str, encoding: Option<&Val>, errors: Option<&Val>, at: At) -> R<()> {
-        let plain = |v: Option<&Val>, ok: &dyn Fn(&str) -> bool| match v {
-            None | Some(Val::None) => true,
-            Some(Val::Str(s)) => ok(s),
+    fn utf8_only(
+        &self,
+        name: &str,
+        encoding: Option<&RunValue>,
+        errors: Option<&RunValue>,
+        at: At,
+    ) -> R<()> {
+        let plain = |v: Option<&RunValue>, ok: &dyn Fn(&str) -> bool| match v {
+            None | Some(RunValue::None) => true,
+            Some(RunValue::Str(s)) => ok(s),
             Some(_) => false,
         };
         if plain(encoding, &is_utf8) && plain(errors, &|e| e == "strict") {
@@ -368,11 +374,11 @@ impl Interp<'_, '_> {
     }
 
     /// The `safe` argument as ASCII bytes.
-    fn safe_arg(&self, safe: Option<Val>, default: &str, at: At) -> R<Vec<u8>> {
+    fn safe_arg(&self, safe: Option<RunValue>, default: &str, at: At) -> R<Vec<u8>> {
         match safe {
             None => Ok(default.as_bytes().to_vec()),
-            Some(Val::Str(s)) => Ok(s.bytes().filter(u8::is_ascii).collect()),
-            Some(Val::Bytes(b)) => Ok(b.iter().copied().filter(u8::is_ascii).collect()),
+            Some(RunValue::Str(s)) => Ok(s.bytes().filter(u8::is_ascii).collect()),
+            Some(RunValue::Bytes(b)) => Ok(b.iter().copied().filter(u8::is_ascii).collect()),
             Some(other) => {
                 let what = format!("a `safe` argument of type `{}`", self.type_name(&other));
                 Err(self.unsupported(&what, at))
@@ -381,10 +387,10 @@ impl Interp<'_, '_> {
     }
 
     /// What `quote` encodes: a `str` as UTF-8, or `bytes`.
-    fn quoted_bytes(&self, value: Option<Val>, at: At) -> R<Vec<u8>> {
+    fn quoted_bytes(&self, value: Option<RunValue>, at: At) -> R<Vec<u8>> {
         match value {
-            Some(Val::Str(s)) => Ok(s.as_bytes().to_vec()),
-            Some(Val::Bytes(b)) => Ok(b.to_vec()),
+            Some(RunValue::Str(s)) => Ok(s.as_bytes().to_vec()),
+            Some(RunValue::Bytes(b)) => Ok(b.to_vec()),
             Some(_) => Err(self.raise("TypeError", "quote_from_bytes() expected bytes", at)),
             None => Ok(Vec::new()),
         }
@@ -394,8 +400,8 @@ impl Interp<'_, '_> {
     fn parse_qsl(
         &mut self,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
         at: At,
     ) -> R<Vec<(String, String)>> {
         let [qs, keep, strict, encoding, errors, max_fields, separator] = self.url_args(
@@ -414,14 +420,14 @@ impl Interp<'_, '_> {
             1,
             at,
         )?;
-        if encoding.as_ref().is_some_and(|e| !matches!(e, Val::Str(s) if is_utf8(s)))
-            || errors.as_ref().is_some_and(|e| !matches!(e, Val::Str(s) if &**s == "replace"))
+        if encoding.as_ref().is_some_and(|e| !matches!(e, RunValue::Str(s) if is_utf8(s)))
+            || errors.as_ref().is_some_and(|e| !matches!(e, RunValue::Str(s) if &**s == "replace"))
         {
             return Err(self.unsupported(&format!("`{name}()` with this encoding"), at));
         }
         let qs = match qs {
-            Some(Val::Str(s)) => s.to_string(),
-            Some(Val::None) | None => String::new(),
+            Some(RunValue::Str(s)) => s.to_string(),
+            Some(RunValue::None) | None => String::new(),
             Some(other) => {
                 let what = format!("`{name}()` of a `{}`", self.type_name(&other));
                 return Err(self.unsupported(&what, at));
@@ -431,7 +437,7 @@ impl Interp<'_, '_> {
         let strict = strict.is_some_and(|v| v.truthy());
         let separator = match separator {
             None => "&".to_owned(),
-            Some(Val::Str(s)) if !s.is_empty() => s.to_string(),
+            Some(RunValue::Str(s)) if !s.is_empty() => s.to_string(),
             Some(_) => {
                 return Err(self.raise(
                     "ValueError",
@@ -440,7 +446,7 @@ impl Interp<'_, '_> {
                 ));
             }
         };
-        if let Some(max) = max_fields.filter(|v| !matches!(v, Val::None)) {
+        if let Some(max) = max_fields.filter(|v| !matches!(v, RunValue::None)) {
             let Some(max) = max.as_int() else {
                 return Err(self.unsupported("a `max_num_fields` that is not an int", at));
             };
@@ -461,7 +467,8 @@ impl Interp<'_, '_> {
             let (key, value) = match field.split_once('=') {
                 Some((k, v)) => (k, v),
                 None if strict => {
-                    let message = format!("bad query field: {}", self.repr(&Val::str(field), at)?);
+                    let message =
+                        format!("bad query field: {}", self.repr(&RunValue::str(field), at)?);
                     return Err(self.raise("ValueError", message, at));
                 }
                 None if keep => (field, ""),
@@ -476,7 +483,12 @@ impl Interp<'_, '_> {
 
     /// `urlencode(query, doseq=False, safe='', encoding=None, errors=None,
     /// quote_via=quote_plus)`.
-    fn urlencode(&mut self, args: Vec<Val>, kwargs: Vec<(String, Val)>, at: At) -> R<Val> {
+    fn urlencode(
+        &mut self,
+        args: Vec<RunValue>,
+        kwargs: Vec<(String, RunValue)>,
+        at: At,
+    ) -> R<RunValue> {
         let [query, doseq, safe, encoding, errors, quote_via] = self.url_args(
             "urlencode",
             args,
@@ -487,8 +499,8 @@ impl Interp<'_, '_> {
         )?;
         self.utf8_only("urlencode", encoding.as_ref(), errors.as_ref(), at)?;
         let plus = match quote_via {
-            None | Some(Val::Builtin(Builtin::QuotePlus)) => true,
-            Some(Val::Builtin(Builtin::Quote)) => false,
+            None | Some(RunValue::Builtin(Builtin::QuotePlus)) => true,
+            Some(RunValue::Builtin(Builtin::Quote)) => false,
             Some(_) => return Err(self.unsupported("this `quote_via` of `urlencode()`", at)),
         };
         let safe = self.safe_arg(safe, "", at)?;
@@ -496,17 +508,21 @@ impl Interp<'_, '_> {
         let invalid = |interp: &Self| {
             interp.raise("TypeError", "not a valid non-string sequence or mapping object", at)
         };
-        let pairs: Vec<Val> = match query.unwrap_or(Val::None) {
-            Val::Dict(dict) => dict
+        let pairs: Vec<RunValue> = match query.unwrap_or(RunValue::None) {
+            RunValue::Dict(dict) => dict
                 .entries
                 .borrow()
                 .iter()
-                .map(|(k, v)| Val::tuple(vec![k.clone(), v.clone()]))
+                .map(|(k, v)| RunValue::tuple(vec![k.clone(), v.clone()]))
                 .collect(),
-            Val::List(list) => list.items.borrow().clone(),
-            Val::Tuple(tuple) => tuple.items.clone(),
-            Val::Str(s) if s.is_empty() => Vec::new(),
-            Val::Str(_) | Val::Int(_) | Val::Float(_) | Val::Bool(_) | Val::None => {
+            RunValue::List(list) => list.items.borrow().clone(),
+            RunValue::Tuple(tuple) => tuple.items.clone(),
+            RunValue::Str(s) if s.is_empty() => Vec::new(),
+            RunValue::Str(_)
+            | RunValue::Int(_)
+            | RunValue::Float(_)
+            | RunValue::Bool(_)
+            | RunValue::None => {
                 return Err(invalid(self));
             }
             other => {
@@ -514,7 +530,7 @@ impl Interp<'_, '_> {
                 return Err(self.unsupported(&what, at));
             }
         };
-        if pairs.first().is_some_and(|p| !matches!(p, Val::Tuple(_))) {
+        if pairs.first().is_some_and(|p| !matches!(p, RunValue::Tuple(_))) {
             return Err(invalid(self));
         }
         let quote = |data: &[u8]| {
@@ -523,15 +539,15 @@ impl Interp<'_, '_> {
         let mut out: Vec<String> = Vec::new();
         for pair in pairs {
             self.step(at)?;
-            let [key, value]: [Val; 2] = match self.unpack(&pair, 2, at)?.try_into() {
+            let [key, value]: [RunValue; 2] = match self.unpack(&pair, 2, at)?.try_into() {
                 Ok(kv) => kv,
                 Err(_) => return Err(invalid(self)),
             };
             let key = quote(&self.url_text(&key, at)?);
             let sequence = match &value {
-                Val::List(list) if doseq => Some(list.items.borrow().clone()),
-                Val::Tuple(tuple) if doseq => Some(tuple.items.clone()),
-                Val::Dict(_) if doseq => Some(self.collect(&value, at)?),
+                RunValue::List(list) if doseq => Some(list.items.borrow().clone()),
+                RunValue::Tuple(tuple) if doseq => Some(tuple.items.clone()),
+                RunValue::Dict(_) if doseq => Some(self.collect(&value, at)?),
                 _ => None,
             };
             match sequence {
@@ -545,45 +561,51 @@ impl Interp<'_, '_> {
         }
         let text = out.join("&");
         self.check_str(&text, at)?;
-        Ok(Val::str(&text))
+        Ok(RunValue::str(&text))
     }
 
     /// What `urlencode` quotes of a key or value: bytes as they are, anything else as
     /// `str()` in UTF-8.
-    fn url_text(&mut self, value: &Val, at: At) -> R<Vec<u8>> {
+    fn url_text(&mut self, value: &RunValue, at: At) -> R<Vec<u8>> {
         match value {
-            Val::Bytes(b) => Ok(b.to_vec()),
+            RunValue::Bytes(b) => Ok(b.to_vec()),
             other => Ok(self.str_of(other, at)?.into_bytes()),
         }
     }
 
     /// `parts.name` of a `ParseResult` or `SplitResult`.
-    pub(crate) fn url_attr(&mut self, value: &Val, url: &UrlParts, name: &str, at: At) -> R<Val> {
+    pub(crate) fn url_attr(
+        &mut self,
+        value: &RunValue,
+        url: &UrlParts,
+        name: &str,
+        at: At,
+    ) -> R<RunValue> {
         if let Some(i) = url.fields().iter().position(|f| *f == name) {
-            return Ok(Val::str(url.parts.get(i).map_or("", String::as_str)));
+            return Ok(RunValue::str(url.parts.get(i).map_or("", String::as_str)));
         }
         match name {
-            "geturl" => Ok(Val::bound(value.clone(), name)),
+            "geturl" => Ok(RunValue::bound(value.clone(), name)),
             "hostname" => {
                 let (host, _) = url.host_info();
                 if host.is_empty() {
-                    return Ok(Val::None);
+                    return Ok(RunValue::None);
                 }
-                Ok(Val::str(&match host.split_once('%') {
+                Ok(RunValue::str(&match host.split_once('%') {
                     Some((h, zone)) => format!("{}%{zone}", h.to_lowercase()),
                     None => host.to_lowercase(),
                 }))
             }
             "port" => {
                 let (_, port) = url.host_info();
-                let Some(port) = port else { return Ok(Val::None) };
+                let Some(port) = port else { return Ok(RunValue::None) };
                 let number = port
                     .bytes()
                     .all(|b| b.is_ascii_digit())
                     .then(|| port.parse::<u64>().ok())
                     .flatten();
                 match number {
-                    Some(n) if n <= 65535 => Ok(Val::Int(i64::try_from(n).unwrap_or(0))),
+                    Some(n) if n <= 65535 => Ok(RunValue::Int(i64::try_from(n).unwrap_or(0))),
                     Some(_) => Err(self.raise("ValueError", "Port out of range 0-65535", at)),
                     None if port.bytes().all(|b| b.is_ascii_digit()) => {
                         Err(self.raise("ValueError", "Port out of range 0-65535", at))
@@ -591,7 +613,7 @@ impl Interp<'_, '_> {
                     None => {
                         let message = format!(
                             "Port could not be cast to integer value as {}",
-                            self.repr(&Val::str(&port), at)?
+                            self.repr(&RunValue::str(&port), at)?
                         );
                         Err(self.raise("ValueError", message, at))
                     }
@@ -599,15 +621,17 @@ impl Interp<'_, '_> {
             }
             "username" | "password" => {
                 let netloc = url.part("netloc");
-                let Some((userinfo, _)) = netloc.rsplit_once('@') else { return Ok(Val::None) };
+                let Some((userinfo, _)) = netloc.rsplit_once('@') else {
+                    return Ok(RunValue::None);
+                };
                 let (user, password) = match userinfo.split_once(':') {
                     Some((u, p)) => (u, Some(p)),
                     None => (userinfo, None),
                 };
                 Ok(if name == "username" {
-                    Val::str(user)
+                    RunValue::str(user)
                 } else {
-                    password.map_or(Val::None, Val::str)
+                    password.map_or(RunValue::None, RunValue::str)
                 })
             }
             _ => Err(self.unsupported(&format!("`{}.{name}`", url.type_name()), at)),
@@ -619,19 +643,19 @@ impl Interp<'_, '_> {
         &mut self,
         url: &UrlParts,
         name: &str,
-        args: &[Val],
-        kwargs: &[(String, Val)],
+        args: &[RunValue],
+        kwargs: &[(String, RunValue)],
         at: At,
-    ) -> R<Val> {
+    ) -> R<RunValue> {
         match name {
-            "geturl" if args.is_empty() && kwargs.is_empty() => Ok(Val::str(&url.url())),
+            "geturl" if args.is_empty() && kwargs.is_empty() => Ok(RunValue::str(&url.url())),
             _ => Err(self.unsupported(&format!("`{}.{name}()`", url.type_name()), at)),
         }
     }
 
     /// The parts of a `ParseResult` or `SplitResult`, as the tuple it is.
-    pub(crate) fn url_items(url: &UrlParts) -> Vec<Val> {
-        url.parts.iter().map(|p| Val::str(p)).collect()
+    pub(crate) fn url_items(url: &UrlParts) -> Vec<RunValue> {
+        url.parts.iter().map(|p| RunValue::str(p)).collect()
     }
 
     /// `repr()` of a `ParseResult` or `SplitResult`.
@@ -643,7 +667,7 @@ impl Interp<'_, '_> {
             }
             out.push_str(field);
             out.push('=');
-            out.push_str(&self.repr(&Val::str(part), at)?);
+            out.push_str(&self.repr(&RunValue::str(part), at)?);
         }
         out.push(')');
         Ok(out)
@@ -651,15 +675,20 @@ impl Interp<'_, '_> {
 
     /// `suppress(*exceptions).__exit__(exc_type, …)`: whether the exception is one of
     /// them.
-    pub(crate) fn suppress_exit(&mut self, classes: &[Val], exc_type: &Val, at: At) -> R<Val> {
-        let Val::ExcClass(raised) = exc_type else { return Ok(Val::Bool(false)) };
+    pub(crate) fn suppress_exit(
+        &mut self,
+        classes: &[RunValue],
+        exc_type: &RunValue,
+        at: At,
+    ) -> R<RunValue> {
+        let RunValue::ExcClass(raised) = exc_type else { return Ok(RunValue::Bool(false)) };
         for class in classes {
             let matched = match class {
-                Val::ExcClass(base) => self.is_subclass(raised, base),
-                Val::Tuple(tuple) => tuple.items.iter().any(
-                    |item| matches!(item, Val::ExcClass(base) if self.is_subclass(raised, base)),
+                RunValue::ExcClass(base) => self.is_subclass(raised, base),
+                RunValue::Tuple(tuple) => tuple.items.iter().any(
+                    |item| matches!(item, RunValue::ExcClass(base) if self.is_subclass(raised, base)),
                 ),
-                Val::Foreign(what) => return Err(self.unsupported(what, at)),
+                RunValue::Foreign(what) => return Err(self.unsupported(what, at)),
                 _ => {
                     let message =
                         "issubclass() arg 2 must be a class, a tuple of classes, or a union";
@@ -667,10 +696,10 @@ impl Interp<'_, '_> {
                 }
             };
             if matched {
-                return Ok(Val::Bool(true));
+                return Ok(RunValue::Bool(true));
             }
         }
-        Ok(Val::Bool(false))
+        Ok(RunValue::Bool(false))
     }
 }
 

@@ -1,16 +1,24 @@
 //! [`PyValue`]: a Python value as it crosses the interpreter's boundary (arguments in,
 //! CRM and memory values both ways, the returned value out), with Python's `repr`, `str`
-//! and truthiness, and the JSON view pydantic and `json.dumps` give it.
+//! and truthiness, and the JSON view pydantic and `json.dumps` give it. Inside a run the
+//! interpreter works on its own `RunValue` (`runtime.rs`) and converts at the boundary.
 //!
 //! Walking a value is capped at [`MAX_VALUE_DEPTH`] levels: deeper parts print as `...`
 //! and dump as `null`, so no value built outside can exhaust the stack.
 
-use crate::Value;
+use crate::JsonValue;
 use crate::float_repr;
 
 use super::MAX_VALUE_DEPTH;
 
-/// A Python value during a run.
+/// A Python value on its way into or out of a run: a copy, owned and plain data.
+///
+/// This is what a [`super::Host`] and a caller see (keyword arguments, CRM and memory
+/// values, [`super::Outcome::Returned`]). It has no identity and no sharing: a list held
+/// twice in a run's value crosses as two equal lists, and anything without a data form
+/// (a function, a class, an exception) crosses as [`PyValue::Opaque`]. Inside the
+/// interpreter, values are `RunValue`s instead (`Rc`-shared, so a change through one name
+/// shows through every other); each crossing converts one into the other.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PyValue {
     /// `None`.
@@ -56,12 +64,12 @@ impl PyValue {
     /// pydantic `model_dump(mode="json")` / `json.dumps(default=str)` view: objects →
     /// JSON objects of their fields, tuples → arrays, non-str dict keys → `str(key)` like
     /// `json.dumps` does for int/float/bool/None keys, anything else → its `str()`.
-    pub fn to_json(&self) -> Value {
+    pub fn to_json(&self) -> JsonValue {
         to_json(self, 0)
     }
 
     /// The Python value of a JSON value: objects become dicts with `str` keys.
-    pub fn from_json(value: &Value) -> PyValue {
+    pub fn from_json(value: &JsonValue) -> PyValue {
         from_json(value, 0)
     }
 
@@ -125,26 +133,26 @@ impl PyValue {
     }
 }
 
-fn to_json(value: &PyValue, depth: usize) -> Value {
+fn to_json(value: &PyValue, depth: usize) -> JsonValue {
     if depth > MAX_VALUE_DEPTH {
-        return Value::Null;
+        return JsonValue::Null;
     }
     match value {
-        PyValue::None => Value::Null,
-        PyValue::Bool(b) => Value::Bool(*b),
-        PyValue::Int(n) => Value::Int(*n),
-        PyValue::Float(f) => Value::Float(*f),
-        PyValue::Str(s) => Value::Str(s.clone()),
+        PyValue::None => JsonValue::Null,
+        PyValue::Bool(b) => JsonValue::Bool(*b),
+        PyValue::Int(n) => JsonValue::Int(*n),
+        PyValue::Float(f) => JsonValue::Float(*f),
+        PyValue::Str(s) => JsonValue::Str(s.clone()),
         PyValue::List(items) | PyValue::Tuple(items) => {
-            Value::Array(items.iter().map(|v| to_json(v, depth + 1)).collect())
+            JsonValue::Array(items.iter().map(|v| to_json(v, depth + 1)).collect())
         }
-        PyValue::Dict(entries) => Value::Object(
+        PyValue::Dict(entries) => JsonValue::Object(
             entries.iter().map(|(k, v)| (json_key(k), to_json(v, depth + 1))).collect(),
         ),
-        PyValue::Object { fields, .. } => {
-            Value::Object(fields.iter().map(|(k, v)| (k.clone(), to_json(v, depth + 1))).collect())
-        }
-        PyValue::Context | PyValue::Opaque { .. } => Value::Str(value.str()),
+        PyValue::Object { fields, .. } => JsonValue::Object(
+            fields.iter().map(|(k, v)| (k.clone(), to_json(v, depth + 1))).collect(),
+        ),
+        PyValue::Context | PyValue::Opaque { .. } => JsonValue::Str(value.str()),
     }
 }
 
@@ -160,20 +168,20 @@ fn json_key(key: &PyValue) -> String {
     }
 }
 
-fn from_json(value: &Value, depth: usize) -> PyValue {
+fn from_json(value: &JsonValue, depth: usize) -> PyValue {
     if depth > MAX_VALUE_DEPTH {
         return PyValue::None;
     }
     match value {
-        Value::Null => PyValue::None,
-        Value::Bool(b) => PyValue::Bool(*b),
-        Value::Int(n) => PyValue::Int(*n),
-        Value::Float(f) => PyValue::Float(*f),
-        Value::Str(s) => PyValue::Str(s.clone()),
-        Value::Array(items) => {
+        JsonValue::Null => PyValue::None,
+        JsonValue::Bool(b) => PyValue::Bool(*b),
+        JsonValue::Int(n) => PyValue::Int(*n),
+        JsonValue::Float(f) => PyValue::Float(*f),
+        JsonValue::Str(s) => PyValue::Str(s.clone()),
+        JsonValue::Array(items) => {
             PyValue::List(items.iter().map(|v| from_json(v, depth + 1)).collect())
         }
-        Value::Object(entries) => PyValue::Dict(
+        JsonValue::Object(entries) => PyValue::Dict(
             entries
                 .iter()
                 .map(|(k, v)| (PyValue::Str(k.clone()), from_json(v, depth + 1)))

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use swaplab_core::python::McpTool;
 use swaplab_core::sim::crm::Crm;
-use swaplab_core::sim::json::{self, Value, object, string};
+use swaplab_core::sim::json::{self, JsonValue, object, string};
 use swaplab_core::sim::mcp::McpServer;
 use swaplab_core::sim::run::mcp_model_view;
 use swaplab_core::words::count;
@@ -30,7 +30,7 @@ pub struct ToolsPaneProps {
     pub arguments: Option<AttrValue>,
 }
 
-fn pretty(value: &Value) -> String {
+fn pretty(value: &JsonValue) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
@@ -38,7 +38,7 @@ fn pretty(value: &Value) -> String {
 /// and the tutorial-shaped ones with a customer of the seed.
 fn sample_arguments(tool: &McpTool, server: &McpServer, crm: &Crm) -> String {
     let contact = crm.data.contacts.first();
-    let entries: Vec<(String, Value)> = tool
+    let entries: Vec<(String, JsonValue)> = tool
         .input_schema
         .properties()
         .iter()
@@ -47,18 +47,18 @@ fn sample_arguments(tool: &McpTool, server: &McpServer, crm: &Crm) -> String {
             let value = match (name.as_str(), schema.json_types().first().copied(), contact) {
                 ("email", _, Some(c)) => string(&c.email),
                 (n, _, Some(c)) if n.ends_with("_id") || n == "id" => string(&c.id),
-                (_, Some("integer"), _) => Value::Int(0),
-                (_, Some("number"), _) => Value::Float(0.0),
-                (_, Some("boolean"), _) => Value::Bool(false),
-                (_, Some("array"), _) => Value::Array(Vec::new()),
-                (_, Some("object"), _) => Value::Object(Vec::new()),
+                (_, Some("integer"), _) => JsonValue::Int(0),
+                (_, Some("number"), _) => JsonValue::Float(0.0),
+                (_, Some("boolean"), _) => JsonValue::Bool(false),
+                (_, Some("array"), _) => JsonValue::Array(Vec::new()),
+                (_, Some("object"), _) => JsonValue::Object(Vec::new()),
                 _ => string(""),
             };
             (name.clone(), value)
         })
         .collect();
     let _ = server;
-    pretty(&Value::Object(entries))
+    pretty(&JsonValue::Object(entries))
 }
 
 /// What one sent call showed.
@@ -145,14 +145,14 @@ pub fn ToolsPane(props: &ToolsPaneProps) -> Html {
             *next_id.borrow_mut() += 1;
             let request = object([
                 ("jsonrpc", string("2.0")),
-                ("id", Value::Int(id)),
+                ("id", JsonValue::Int(id)),
                 ("method", string("tools/call")),
                 ("params", object([("name", string(&name)), ("arguments", arguments)])),
             ]);
             let mut crm = crm.borrow_mut();
             let before = crm.log.len();
             let exchange = server.handle(&request, &mut crm);
-            let response = exchange.response.unwrap_or(Value::Null);
+            let response = exchange.response.unwrap_or(JsonValue::Null);
             let result = json::get(&response, "result");
             sent.set(Some(Ok(Sent {
                 request: pretty(&request),

@@ -317,7 +317,7 @@ pub(super) fn read_block_tool(item: &Node, loc: &str) -> Result<GatedTool, Failu
         .filter(|(key, _)| key.as_str() != Some("name"))
         .cloned()
         .collect();
-    let options = Node { value: Value::Map(rest), span: item.span, plain: false };
+    let options = Node { value: YamlValue::Map(rest), span: item.span, plain: false };
     read_gate_options(&mut gate, &options, loc, BLOCK_CODE)?;
     Ok(gate)
 }
@@ -336,7 +336,7 @@ pub(super) fn read_step(item: &Node) -> Result<Step, Failure> {
     let id_text = get("id").map(|id| yaml::python_str(&id.value));
     let kind_key = if id_text.as_deref() == Some("END") {
         "END"
-    } else if get("noop").is_some_and(|value| value.value == Value::Bool(true)) {
+    } else if get("noop").is_some_and(|value| value.value == YamlValue::Bool(true)) {
         "noop"
     } else if get("utter").is_some() {
         "utter"
@@ -423,8 +423,8 @@ pub(super) fn read_step(item: &Node) -> Result<Step, Failure> {
     };
     let flag = |key: &str| -> Result<bool, Failure> {
         match get(key).map(|node| (&node.value, node.span)) {
-            None | Some((Value::Null, _)) => Ok(false),
-            Some((Value::Bool(on), _)) => Ok(*on),
+            None | Some((YamlValue::Null, _)) => Ok(false),
+            Some((YamlValue::Bool(on), _)) => Ok(*on),
             Some((_, span)) => Err(fail(
                 STEP_CODE,
                 format!("Step '{id}' property '{key}': Input should be a valid boolean"),

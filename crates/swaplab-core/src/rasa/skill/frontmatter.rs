@@ -99,7 +99,7 @@ pub(super) fn read_frontmatter(skill_id: &str, front: &Node) -> Result<Skill, Fa
     }
     for name in BOOL_KEYS {
         if let Some((_, value)) = field(name) {
-            let Value::Bool(flag) = value.value else {
+            let YamlValue::Bool(flag) = value.value else {
                 return Err(fail(
                     "skill.markdown.invalid_boolean_frontmatter",
                     format!("{name}: Value error, '{name}' must be a boolean."),
@@ -178,8 +178,8 @@ pub(super) fn read_frontmatter(skill_id: &str, front: &Node) -> Result<Skill, Fa
                 }
             };
             match flag.value {
-                Value::Bool(on) => *slot = on,
-                Value::Null => *slot = false,
+                YamlValue::Bool(on) => *slot = on,
+                YamlValue::Null => *slot = false,
                 _ => {
                     return Err(fail(
                         FRONTMATTER_CODE,
@@ -372,8 +372,8 @@ pub(super) fn read_gate_options(
             continue;
         }
         let text = match &value.value {
-            Value::Null => None,
-            Value::Str(text) => Some(text.clone()),
+            YamlValue::Null => None,
+            YamlValue::Str(text) => Some(text.clone()),
             _ => {
                 return Err(fail(
                     code,
@@ -423,8 +423,8 @@ pub(super) fn read_confirmation(
         let key_name = key.key_text();
         if key_name == "enabled" {
             match item.value {
-                Value::Bool(flag) => confirmation.enabled = flag,
-                Value::Null => confirmation.enabled = false,
+                YamlValue::Bool(flag) => confirmation.enabled = flag,
+                YamlValue::Null => confirmation.enabled = false,
                 _ => {
                     return Err(fail(
                         code,
@@ -436,8 +436,8 @@ pub(super) fn read_confirmation(
             continue;
         }
         let text = match &item.value {
-            Value::Null => None,
-            Value::Str(text) => Some(text.clone()),
+            YamlValue::Null => None,
+            YamlValue::Str(text) => Some(text.clone()),
             _ => {
                 return Err(fail(
                     code,
@@ -478,7 +478,7 @@ pub(super) fn read_utter(value: &Node) -> Result<Vec<VerbatimTrigger>, Failure> 
             for (option, setting) in map {
                 // YAML 1.1 reads an unquoted `on` key as True; Rasa normalises it back.
                 let option_name = match &option.value {
-                    Value::Bool(true) => "on".to_owned(),
+                    YamlValue::Bool(true) => "on".to_owned(),
                     other => yaml::python_str(other),
                 };
                 match option_name.as_str() {
@@ -497,8 +497,8 @@ pub(super) fn read_utter(value: &Node) -> Result<Vec<VerbatimTrigger>, Failure> 
                         }
                     },
                     "when" => match &setting.value {
-                        Value::Null => {}
-                        Value::Str(text) => when = Some(text.clone()),
+                        YamlValue::Null => {}
+                        YamlValue::Str(text) => when = Some(text.clone()),
                         _ => {
                             return Err(fail(
                                 CODE,

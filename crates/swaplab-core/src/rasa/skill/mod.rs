@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::diagnostic::{Diagnostic, LineIndex, Phase, Position, Span};
 use crate::rasa::condition;
 use crate::rasa::imports::bare_tool_name;
-use crate::yaml::{self, Node, Value, python_repr};
+use crate::yaml::{self, Node, YamlValue, python_repr};
 
 mod body;
 mod findings;
@@ -496,8 +496,8 @@ impl Offsets {
 fn remap(node: &mut Node, to_file: &impl Fn(Position) -> Position) {
     node.span = Span { start: to_file(node.span.start), end: to_file(node.span.end) };
     match &mut node.value {
-        Value::Seq(items) => items.iter_mut().for_each(|item| remap(item, to_file)),
-        Value::Map(entries) => entries.iter_mut().for_each(|(key, value)| {
+        YamlValue::Seq(items) => items.iter_mut().for_each(|item| remap(item, to_file)),
+        YamlValue::Map(entries) => entries.iter_mut().for_each(|(key, value)| {
             remap(key, to_file);
             remap(value, to_file);
         }),
@@ -621,7 +621,7 @@ fn compile_parts(
 ) -> Result<Skill, Failure> {
     let frontmatter = front.read_yaml(0, front.text.len())?;
     let whole_front = front.span(0, front.text.len());
-    let empty = Node { value: Value::Map(Vec::new()), span: whole_front, plain: false };
+    let empty = Node { value: YamlValue::Map(Vec::new()), span: whole_front, plain: false };
     let frontmatter = match frontmatter {
         Some(node) if node.is_null() => empty,
         Some(node) => node,
