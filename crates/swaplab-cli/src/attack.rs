@@ -169,14 +169,7 @@ fn write_side(
     out: &mut dyn Write,
 ) -> Result<()> {
     if let Some(failure) = &side.startup {
-        writeln!(
-            out,
-            "{} the agent does not start ({} stage): {}",
-            style.fail("✗ START-UP FAILURE:"),
-            failure.stage,
-            failure.message
-        )?;
-        writeln!(out, "  {}", failure.diagnostic)?;
+        crate::words::startup_failure(out, style, failure)?;
         writeln!(out, "{}", style.warn("? not tested: no probe ran"))?;
         return Ok(());
     }

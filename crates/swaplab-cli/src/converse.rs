@@ -526,14 +526,7 @@ fn write_run(
             }
         }
         Verdict::DidNotStart { failure } => {
-            writeln!(
-                out,
-                "{} the agent does not start ({} stage): {}",
-                style.fail("✗ START-UP FAILURE:"),
-                failure.stage,
-                failure.message
-            )?;
-            writeln!(out, "  {}", failure.diagnostic)?;
+            crate::words::startup_failure(out, style, failure)?;
             writeln!(out, "verdict   {} — nothing ran", style.fail("did not start"))?;
         }
         Verdict::NoCaller => {

@@ -631,7 +631,8 @@ impl<'a, 'r> Run<'a, 'r> {
                         Some(payload)
                     }
                     Outcome::Returned(other) => {
-                        let type_name = python_type(&other);
+                        // `type(result).__name__`: a class of the project's says its name.
+                        let type_name = other.type_name();
                         record.model_sees = Some(error_json(&format!(
                             "Tool '{}' must return a ToolResult, got {type_name}.",
                             record.tool
@@ -858,20 +859,6 @@ fn content_model_dump(block: JsonValue) -> JsonValue {
         }
     }
     JsonValue::Object(entries)
-}
-
-fn python_type(value: &PyValue) -> &'static str {
-    match value {
-        PyValue::None => "NoneType",
-        PyValue::Bool(_) => "bool",
-        PyValue::Int(_) => "int",
-        PyValue::Float(_) => "float",
-        PyValue::Str(_) => "str",
-        PyValue::List(_) => "list",
-        PyValue::Tuple(_) => "tuple",
-        PyValue::Dict(_) => "dict",
-        _ => "object",
-    }
 }
 
 fn yaml_json(value: &crate::yaml::YamlValue) -> JsonValue {

@@ -878,3 +878,43 @@ fn a_tool_result_is_printed_as_pydantic_indents_it() {
     assert_eq!(indented_json(&json::parse("[]").unwrap(), 0), "[]");
     assert_eq!(indented_json(&json::parse("\"plain\"").unwrap(), 3), "\"plain\"");
 }
+
+#[test]
+fn a_local_tool_that_returns_something_else_than_a_tool_result_is_named_by_its_type() {
+    for (returned, type_name) in [
+        ("{\"ok\": False, \"error\": \"not_identified\"}", "dict"),
+        ("None", "NoneType"),
+        ("Ticket(\"9001\")", "Ticket"),
+    ] {
+        let mut workspace = tutorial();
+        let file = "before/skills/check_tickets/tools.py";
+        edit(
+            &mut workspace,
+            file,
+            "from lib import hubspot\n",
+            "from dataclasses import dataclass\n\nfrom lib import hubspot\n\n\n@dataclass\nclass Ticket:\n    id: str\n",
+        );
+        edit(
+            &mut workspace,
+            file,
+            "return ToolResult(llm_response={\"ok\": False, \"error\": \"not_identified\"})",
+            &format!("return {returned}"),
+        );
+        let sim = Simulation::new(&workspace);
+        let agent = started(&sim, Side::Before);
+        let mut run = Run::new(&agent, sim.seed.clone());
+        run.activate("check_tickets", None).unwrap();
+        let record = run.model_call("list_open_tickets", &args("{}"));
+        assert_eq!(
+            record.model_sees.as_deref(),
+            Some(
+                format!(
+                    r#"{{"error": "Tool 'list_open_tickets' must return a ToolResult, got {type_name}."}}"#
+                )
+                .as_str()
+            ),
+            "{returned}"
+        );
+        assert!(record.is_error);
+    }
+}
