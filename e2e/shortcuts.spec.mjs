@@ -78,7 +78,8 @@ test("a shortcut acts on what is on screen: Ctrl+Shift+S right after typing shar
   await page.keyboard.type("\nA line typed before the shortcut.\n");
   const edited = await area.inputValue();
 
-  // At once, before the typing pause saves anything.
+  // At once, before the typing pause saves anything: the shortcut must act on what is
+  // on screen, not on what the page showed when its listener was added.
   await page.keyboard.press("Control+Shift+S");
   const link = await page.getByRole("textbox", { name: "Link to this workspace" }).inputValue();
 
