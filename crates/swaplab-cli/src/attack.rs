@@ -187,15 +187,7 @@ fn write_side(
                 call.args.to_python_json(),
                 route(call)
             )?;
-            let result = match call.status {
-                Status::Ran if !call.is_error => "ran",
-                Status::Ran => "ran, with an error",
-                Status::Refused => "refused",
-                Status::Paused => "paused for confirmation",
-                Status::Declined => "declined",
-                Status::Yielded => "yielded without running",
-            };
-            writeln!(out, "          {result}; the model saw {}", seen(call))?;
+            writeln!(out, "          {}; the model saw {}", call.status_words(), seen(call))?;
         }
         None => writeln!(
             out,

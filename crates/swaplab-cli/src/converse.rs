@@ -627,7 +627,7 @@ fn write_transcript(
                 writeln!(
                     out,
                     "          {}; the model saw {}",
-                    status_words(record),
+                    record.status_words(),
                     seen(record)
                 )?;
                 for said in &record.utterances {
@@ -686,17 +686,6 @@ fn request_text(request: &CrmRequest, caller: Option<&str>, style: Style) -> Str
         .collect();
     let records = if records.is_empty() { "no record".to_owned() } else { records.join(", ") };
     format!("{} → {}: {records}", request.line(), request.status)
-}
-
-fn status_words(record: &CallRecord) -> &'static str {
-    match record.status {
-        Status::Ran if !record.is_error => "ran",
-        Status::Ran => "ran, with an error",
-        Status::Refused => "refused",
-        Status::Paused => "paused for confirmation",
-        Status::Declined => "declined",
-        Status::Yielded => "yielded without running",
-    }
 }
 
 fn seen(call: &CallRecord) -> String {

@@ -121,6 +121,19 @@ pub struct CallRecord {
 }
 
 impl CallRecord {
+    /// What became of the call, in words: `ran`, `ran, with an error`, `refused`,
+    /// `paused for confirmation`, `declined` or `yielded without running`.
+    pub fn status_words(&self) -> &'static str {
+        match self.status {
+            Status::Ran if !self.is_error => "ran",
+            Status::Ran => "ran, with an error",
+            Status::Refused => "refused",
+            Status::Paused => "paused for confirmation",
+            Status::Declined => "declined",
+            Status::Yielded => "yielded without running",
+        }
+    }
+
     /// Every CRM request the tool body's client calls made, in order.
     pub fn requests(&self) -> impl Iterator<Item = &CrmRequest> {
         self.client_calls.iter().flat_map(|c| c.requests.iter())
