@@ -26,10 +26,14 @@ export function watchErrors(page) {
   return { errors, check: () => expect(errors, errors.join("\n")).toEqual([]) };
 }
 
+/** The app's own header: its theme button is not in a prerendered page's header, so
+ *  this tells that the app has started, not just that a page is showing. */
+export const APP_STARTED = "header .theme-toggle";
+
 /** Goes to a path relative to the site's base and waits until the app has rendered. */
 export async function open(page, relativePath) {
   await page.goto(relativePath);
-  await expect(page.locator("header nav")).toBeVisible();
+  await expect(page.locator(APP_STARTED)).toBeVisible();
 }
 
 /** Saves a screenshot under e2e/results/screenshots/ to look at after the run. */

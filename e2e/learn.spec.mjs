@@ -84,7 +84,10 @@ test.describe("a chapter fetched from the site", () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       return route.continue();
     });
-    await open(page, "learn/the-swap");
+    // A chapter opened directly carries its own text (the prerendered page); one the
+    // reader goes to inside the app is fetched.
+    await open(page, "learn");
+    await page.locator(".chapter-list").getByRole("link", { name: "What the swap changes" }).click();
     const failed = page.locator(".chapter-failed");
     await expect(failed).toHaveAttribute("role", "alert");
     await expect(failed).toContainText("“What the swap changes” could not be loaded");

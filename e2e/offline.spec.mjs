@@ -4,7 +4,7 @@
 // /swaplab/ (the config runs only subpath.spec there, so that test uses the sub-path's
 // URL directly).
 import { test, expect } from "@playwright/test";
-import { shot, watchErrors } from "./helpers.mjs";
+import { APP_STARTED, shot, watchErrors } from "./helpers.mjs";
 
 const sites = [
   { name: "at the root", url: process.env.SWAPLAB_URL, base: "/" },
@@ -14,7 +14,7 @@ const sites = [
 /** Goes to `path` under `site` and waits until the app has rendered. */
 async function visit(page, site, path) {
   await page.goto(new URL(path, site.url).href);
-  await expect(page.locator("header nav")).toBeVisible();
+  await expect(page.locator(APP_STARTED)).toBeVisible();
 }
 
 /** Waits until the service worker has installed and controls the page. */
@@ -23,7 +23,7 @@ async function waitForServiceWorker(page) {
   // The worker claims the page that registered it; reload once if that has not shown yet.
   if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) {
     await page.reload();
-    await expect(page.locator("header nav")).toBeVisible();
+    await expect(page.locator(APP_STARTED)).toBeVisible();
   }
   expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js$/);
   return scope;
@@ -81,10 +81,10 @@ for (const site of sites) {
     ]) {
       const response = await page.goto(`${base}${path}`);
       expect(response.fromServiceWorker(), `${path} came from the service worker`).toBe(true);
-      await expect(page.locator("header nav")).toBeVisible();
+      await expect(page.locator(APP_STARTED)).toBeVisible();
       await check();
       await page.reload();
-      await expect(page.locator("header nav")).toBeVisible();
+      await expect(page.locator(APP_STARTED)).toBeVisible();
       await check();
     }
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Playground");

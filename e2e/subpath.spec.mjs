@@ -26,3 +26,15 @@ test("the site works under a sub-path, including deep links", async ({ page, bas
   await expect(page).toHaveURL(new RegExp(`${base}play\\?example=tutorial$`));
   watch.check();
 });
+
+test("under a sub-path, a prerendered chapter with JavaScript off keeps its links under it", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("learn/the-agent");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("The agent before the swap");
+  await expect(page.locator("article h2 .heading-anchor").first()).toHaveAttribute("href", /learn\/the-agent#/);
+  await page.getByRole("navigation", { name: "Chapter navigation" }).getByRole("link", { name: /Next/ }).click();
+  await expect(page).toHaveURL(/\/swaplab\/learn\/the-swap$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("What the swap changes");
+  await context.close();
+});

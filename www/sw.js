@@ -5,7 +5,9 @@
 //! site's older caches and takes over open pages. Then, for requests inside its scope:
 //! - a navigation (any route: `/learn/…`, `/play`, …) goes to the network first, so an
 //!   online reader always gets the current deploy's page; offline, or when the host
-//!   answers with an error, it gets the cached `index.html` and the app routes itself;
+//!   answers with an error, it gets the route's cached prerendered page
+//!   (`learn/<chapter>/index.html`), else the cached `index.html` and the app routes
+//!   itself;
 //! - any other GET is answered from the cache, else from the network (never stored).
 //! Cross-origin and non-GET requests are left to the browser. `theme.js` registers this
 //! file from the site's base URL, so its scope is the site's path, `/` or `/swaplab/`.
@@ -60,14 +62,22 @@ async function navigate(request) {
   try {
     const response = await fetch(request);
     // Redirects and successes pass through; a host without a deep-link fallback (404)
-    // or a failing one gets the app, which knows its routes.
+    // or a failing one gets the route's page, or the app, which knows its routes.
     if (response.status < 400) return response;
-    return (await cached(SHELL)) || response;
+    return (await offlinePage(request)) || response;
   } catch (error) {
-    const shell = await cached(SHELL);
-    if (shell) return shell;
+    const page = await offlinePage(request);
+    if (page) return page;
     throw error;
   }
+}
+
+// The route's prerendered page when the build wrote one, else the app's shell.
+async function offlinePage(request) {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\/$/, "");
+  const prerendered = url.origin + path + "/index.html";
+  return (await cached(prerendered)) || (await cached(SHELL));
 }
 
 async function cacheFirst(request) {

@@ -12,6 +12,8 @@ use swaplab_core::{FileRef, Workspace};
 mod edit;
 pub mod exercise;
 mod expect;
+#[cfg(feature = "chapter-text")]
+pub mod prerender;
 pub mod progress;
 pub mod receipt;
 pub mod widget;

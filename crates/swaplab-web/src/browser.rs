@@ -346,3 +346,24 @@ pub fn print_page() {
 pub fn origin() -> String {
     web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
 }
+
+/// The markdown a prerendered chapter page carries (`<template id="prerendered-markdown"
+/// data-path="learn/<slug>">`, written by `cargo xtask dist`), with the page's path:
+/// read once, before the app replaces the prerendered page, so the chapter shows at
+/// once instead of being fetched again.
+pub fn take_prerendered_markdown() -> Option<(String, String)> {
+    let document = web_sys::window()?.document()?;
+    let template = document
+        .get_element_by_id("prerendered-markdown")?
+        .dyn_into::<web_sys::HtmlTemplateElement>()
+        .ok()?;
+    let path = template.get_attribute("data-path")?;
+    let markdown = template.content().text_content()?;
+    template.remove();
+    Some((path, markdown))
+}
+
+/// How far the page is scrolled down, in CSS pixels.
+pub fn scroll_y() -> f64 {
+    web_sys::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0)
+}

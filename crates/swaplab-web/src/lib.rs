@@ -21,12 +21,36 @@ pub mod theme;
 pub fn start() {
     panic_banner::install();
     honour_reset_request();
+    // A prerendered page (`cargo xtask dist`) is replaced by the app's own rendering of
+    // the same page: keep its chapter text and the reader's place on it.
+    if let Some((path, markdown)) = browser::take_prerendered_markdown() {
+        pages::learn::adopt_prerendered_chapter(&path, markdown);
+    }
+    let place = browser::scroll_y();
     let root =
         web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
-    match root {
+    // Yew empties the element before it renders into it: hold the element's height
+    // meanwhile, so the page never gets shorter than the place the reader scrolled to
+    // (the browser would clamp it, and the page would jump to its top).
+    if let Some(root) = &root {
+        let _ = root.set_attribute("style", &format!("min-height:{}px", root.scroll_height()));
+    }
+    match root.clone() {
         Some(root) => yew::Renderer::<app::App>::with_root(root).render(),
         None => yew::Renderer::<app::App>::new().render(),
     };
+    gloo::timers::callback::Timeout::new(0, move || {
+        if let Some(root) = root {
+            let _ = root.remove_attribute("style");
+        }
+        if let Some(window) = web_sys::window()
+            && place > 0.0
+            && (browser::scroll_y() - place).abs() > 1.0
+        {
+            window.scroll_to_with_x_and_y(0.0, place);
+        }
+    })
+    .forget();
 }
 
 /// `?reset-draft` (the crash banner's last resort) starts without the stored drafts,

@@ -1,7 +1,8 @@
 //! A small static file server for the built site, on loopback only.
 //!
 //! Serves files under the public URL, answers every other path under it that looks like
-//! a route (no file extension) with `index.html` so deep links work, and refuses
+//! a route (no file extension) with its prerendered `<route>/index.html` when the build
+//! wrote one, else with `index.html`, so deep links work, and refuses
 //! anything that would leave the site's folder. Text and wasm go out gzipped when the
 //! browser accepts it, as a static host sends them.
 //!
@@ -241,8 +242,10 @@ fn respond(dist: &Path, base: &str, target: &str) -> Response {
     }
     let last = relative.rsplit('/').next().unwrap_or_default();
     if !last.contains('.') {
-        // A route such as learn/the-agent or play: the app decides what to show.
-        if let Ok(body) = fs::read(dist.join("index.html")) {
+        // A route such as learn/the-agent or play: its prerendered page when the build
+        // wrote one, else the app's shell, which decides what to show.
+        let page = Some(file.join("index.html")).filter(|p| p.is_file());
+        if let Ok(body) = fs::read(page.unwrap_or_else(|| dist.join("index.html"))) {
             return Response {
                 status: "200 OK",
                 content_type: "text/html; charset=utf-8",

@@ -56,7 +56,7 @@ pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) 
         fs::read_to_string(&index).with_context(|| format!("reading {}", index.display()))?;
     let (page, hashes) = add_content_security_policy(&page)
         .with_context(|| format!("adding the Content-Security-Policy to {}", index.display()))?;
-    fs::write(&index, page).with_context(|| format!("writing {}", index.display()))?;
+    fs::write(&index, &page).with_context(|| format!("writing {}", index.display()))?;
     note(&format!(
         "✓ index.html and 404.html carry a Content-Security-Policy ({} inline script{} hashed)",
         hashes.len(),
@@ -64,9 +64,134 @@ pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) 
     ));
     fs::copy(&index, dist.join("404.html"))
         .with_context(|| format!("copying {}", index.display()))?;
+    let written = write_prerendered(dist, &page)?;
+    note(&format!("✓ {written} reading pages prerendered (the chapter list and every chapter)"));
     let precached = offline::write_manifest(dist).context("preparing the service worker")?;
     note(&format!("✓ sw.js precaches {precached} built files"));
     Ok(())
+}
+
+// --- prerendered pages ----------------------------------------------------------------
+
+/// Writes `dist/<route>/index.html` for every page `swaplab_content::prerender` knows:
+/// the built `index.html` (its policy and scripts untouched) with the page's title,
+/// description, Open Graph tags, a header of plain links, and its content in `<main>`.
+fn write_prerendered(dist: &Path, shell: &str) -> Result<usize> {
+    let pages = swaplab_content::prerender::pages();
+    for page in &pages {
+        let html = prerendered_page(shell, page)
+            .with_context(|| format!("prerendering /{}", page.path))?;
+        let dir = dist.join(&page.path);
+        fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        fs::write(dir.join("index.html"), html)
+            .with_context(|| format!("writing {}/index.html", dir.display()))?;
+    }
+    Ok(pages.len())
+}
+
+/// The site's header as plain links: the app's `components/header.rs` with an empty
+/// space where its theme button goes, since the button needs the app.
+const STATIC_HEADER: &str = "<header class=\"site-header\"><a class=\"brand\" href=\"./\">\
+    <span class=\"brand-mark\" aria-hidden=\"true\">⇄</span><span class=\"brand-name\">Swap Lab</span></a>\
+    <nav aria-label=\"Sections\"><ul><li><a href=\"learn\"><span>Learn</span></a></li>\
+    <li><a href=\"play\"><span>Playground</span></a></li><li><a href=\"examples\"><span>Examples</span></a></li>\
+    <li><a href=\"exercises\"><span>Exercises</span></a></li><li><a href=\"workshop\"><span>Workshop</span></a></li>\
+    </ul></nav><span class=\"theme-toggle-space\" aria-hidden=\"true\"></span></header>";
+
+/// `shell` (the built `index.html`) showing `page`.
+pub fn prerendered_page(shell: &str, page: &swaplab_content::prerender::Page) -> Result<String> {
+    use swaplab_content::prerender::escape;
+    let mut html = replace_between(shell, "<title>", "</title>", &escape(&page.title))?;
+    let description = escape(&page.description);
+    let (meta_start, meta_end) =
+        find_tag(&html, "meta", "name", "description").context("the page has no description")?;
+    html.replace_range(
+        meta_start..meta_end,
+        &format!(
+            "<meta name=\"description\" content=\"{description}\">\
+             <meta property=\"og:title\" content=\"{}\">\
+             <meta property=\"og:description\" content=\"{description}\">\
+             <meta property=\"og:type\" content=\"article\">\
+             <meta property=\"og:site_name\" content=\"Swap Lab\">",
+            escape(page.title.trim_end_matches(swaplab_content::prerender::TITLE_SUFFIX))
+        ),
+    );
+    let (header_start, _) =
+        find_tag(&html, "header", "class", "site-header").context("the page has no header")?;
+    let header_end = html[header_start..].find("</header>").context("an unclosed header")?
+        + header_start
+        + "</header>".len();
+    html.replace_range(header_start..header_end, STATIC_HEADER);
+    let mut main = page.main.clone();
+    if let Some(markdown) = page.markdown {
+        // The chapter's markdown, inert, for the app to show at once instead of fetching
+        // it: a template's text is never run or rendered.
+        main.push_str(&format!(
+            "<template id=\"prerendered-markdown\" data-path=\"{}\">{}</template>",
+            escape(&page.path),
+            escape(markdown)
+        ));
+    }
+    let (_, main_start) = find_tag(&html, "main", "id", "main").context("the page has no main")?;
+    let main_end = html[main_start..].find("</main>").context("an unclosed main")? + main_start;
+    html.replace_range(main_start..main_end, &main);
+    Ok(html)
+}
+
+/// Where the first `<tag …>` whose `attr` is `value` starts and ends, in a page as
+/// written or as Trunk minifies it (`<main id=main>`, attributes in any order).
+fn find_tag(html: &str, tag: &str, attr: &str, value: &str) -> Option<(usize, usize)> {
+    let open = format!("<{tag}");
+    let mut from = 0;
+    while let Some(at) = html[from..].find(&open) {
+        let start = from + at;
+        let end = start + tag_end(&html[start..])?;
+        let inside = &html[start + open.len()..end - 1];
+        from = end;
+        if !inside.starts_with(char::is_whitespace) {
+            continue;
+        }
+        if attributes(inside).any(|(name, v)| name == attr && v == value) {
+            return Some((start, end));
+        }
+    }
+    None
+}
+
+/// A start tag's attributes (the text between its name and its `>`), quoted or not.
+fn attributes(inside: &str) -> impl Iterator<Item = (&str, &str)> {
+    let mut rest = inside.trim_end_matches('/');
+    std::iter::from_fn(move || {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return None;
+        }
+        let name_end = rest.find(|c: char| c == '=' || c.is_whitespace()).unwrap_or(rest.len());
+        let name = &rest[..name_end];
+        rest = &rest[name_end..];
+        let Some(after) = rest.trim_start().strip_prefix('=') else { return Some((name, "")) };
+        let after = after.trim_start();
+        let (value, tail) = match after.chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let close = after[1..].find(q).map_or(after.len(), |i| i + 1);
+                (&after[1..close], &after[(close + 1).min(after.len())..])
+            }
+            _ => {
+                let end = after.find(char::is_whitespace).unwrap_or(after.len());
+                (&after[..end], &after[end..])
+            }
+        };
+        rest = tail;
+        Some((name, value))
+    })
+}
+
+/// `text` with what lies between `open` and the next `close` replaced by `with`.
+fn replace_between(text: &str, open: &str, close: &str, with: &str) -> Result<String> {
+    let start = text.find(open).with_context(|| format!("no {open} in the page"))? + open.len();
+    let end =
+        text[start..].find(close).with_context(|| format!("no {close} after {open}"))? + start;
+    Ok(format!("{}{with}{}", &text[..start], &text[end..]))
 }
 
 // --- the engine alone -----------------------------------------------------------------
@@ -316,6 +441,42 @@ fn sha256(message: &[u8]) -> [u8; 32] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prerendered_page_is_the_shell_with_its_title_tags_header_and_content() {
+        let shell =
+            fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../www/index.html"))
+                .unwrap();
+        let (shell, _) = add_content_security_policy(&shell).unwrap();
+        let policy_of = |page: &str| {
+            let at = page.find("http-equiv=\"Content-Security-Policy\"").unwrap();
+            page[at..at + tag_end(&page[at..]).unwrap()].to_owned()
+        };
+        // And the page as Trunk's release build minifies it.
+        let minified = "<!doctype html><html lang=en><meta charset=utf-8><title>x</title>\
+            <meta content=\"A site.\" name=description><body><div id=app>\
+            <header class=site-header><span class=brand>S</span></header><main id=main>\
+            <p class=loading role=status>Loading Swap Lab…</p></main></div>";
+        let first = &swaplab_content::prerender::pages()[1];
+        let html = prerendered_page(minified, first).unwrap();
+        assert!(html.contains(&format!("<main id=main>{}", first.main)), "{html}");
+        assert!(!html.contains("name=description") && html.contains("og:description"));
+        assert!(html.contains(STATIC_HEADER) && !html.contains("class=brand"));
+        for page in swaplab_content::prerender::pages() {
+            let html = prerendered_page(&shell, &page).unwrap();
+            assert_eq!(html.matches("<title>").count(), 1);
+            assert!(html.contains(&format!("<title>{}</title>", page.title)), "{}", page.path);
+            assert_eq!(html.matches("name=\"description\"").count(), 1);
+            assert!(html.contains("property=\"og:title\""));
+            assert!(html.contains(&page.main), "{}", page.path);
+            assert!(!html.contains("Loading Swap Lab…"), "the shell's placeholder is replaced");
+            assert!(html.contains("<a href=\"learn\"><span>Learn</span></a>"));
+            // The policy and the scripts are the shell's, byte for byte.
+            assert_eq!(policy_of(&html), policy_of(&shell));
+            assert_eq!(inline_scripts(&html).unwrap(), inline_scripts(&shell).unwrap());
+            assert_eq!(page.markdown.is_some(), html.contains("id=\"prerendered-markdown\""));
+        }
+    }
 
     #[test]
     fn the_engine_alone_is_built_with_the_apps_profile_and_wasm_opt_settings() {

@@ -10,6 +10,7 @@ mod hostile;
 // The core's corpus reader and URL oracle, shared rather than written twice.
 #[path = "../../../swaplab-core/tests/it/hostile_corpus.rs"]
 mod hostile_corpus;
+mod prerender;
 mod receipt;
 mod workshop;
 

@@ -149,6 +149,20 @@ thread_local! {
     static FETCHED: RefCell<Vec<(&'static str, Rc<str>)>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Keeps the markdown a prerendered chapter page carried (`browser::take_prerendered_markdown`)
+/// as if this visit had fetched it: the app's first render then shows the very text the
+/// prerendered page showed, with no "Loading the chapter…" in between.
+pub fn adopt_prerendered_chapter(path: &str, markdown: String) {
+    let Some(chapter) = chapters().iter().find(|c| path == format!("learn/{}", c.slug)) else {
+        return;
+    };
+    FETCHED.with_borrow_mut(|all| {
+        if !all.iter().any(|(s, _)| *s == chapter.slug) {
+            all.push((chapter.slug, markdown.into()));
+        }
+    });
+}
+
 fn fetched(slug: &str) -> Option<Rc<str>> {
     FETCHED.with_borrow(|all| all.iter().find(|(s, _)| *s == slug).map(|(_, text)| text.clone()))
 }

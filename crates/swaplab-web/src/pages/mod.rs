@@ -3,7 +3,7 @@
 mod examples;
 mod exercise;
 mod home;
-mod learn;
+pub mod learn;
 mod not_found;
 mod play;
 mod workshop;
