@@ -14,40 +14,8 @@ use swaplab_core::markdown::{
 use swaplab_core::review::{review, why};
 use swaplab_core::sim::attack::AttackOptions;
 
-use crate::hostile_corpus::{browser_scheme, payloads, url_is_safe};
+use crate::hostile_corpus::{MARKDOWN_TAGS as TAGS, browser_scheme, payloads, url_is_safe};
 use crate::support::{edit, tutorial_workspace};
-
-const TAGS: [&str; 29] = [
-    "p",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "blockquote",
-    "pre",
-    "code",
-    "ul",
-    "ol",
-    "li",
-    "em",
-    "strong",
-    "del",
-    "sup",
-    "sub",
-    "a",
-    "img",
-    "hr",
-    "br",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "th",
-    "td",
-    "span",
-];
 
 const ATTRS: [&str; 7] = ["href", "src", "alt", "title", "id", "class", "start"];
 

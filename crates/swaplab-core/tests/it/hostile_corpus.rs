@@ -85,3 +85,37 @@ pub fn browser_scheme(url: &str) -> Option<String> {
 pub fn url_is_safe(url: &str) -> bool {
     browser_scheme(url).is_none_or(|scheme| matches!(scheme.as_str(), "http" | "https" | "mailto"))
 }
+
+/// Every element the markdown renderer may produce (`swaplab_core::markdown::Tag`): the
+/// oracle for anything rendered from a payload.
+pub const MARKDOWN_TAGS: [&str; 29] = [
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "code",
+    "ul",
+    "ol",
+    "li",
+    "em",
+    "strong",
+    "del",
+    "sup",
+    "sub",
+    "a",
+    "img",
+    "hr",
+    "br",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "span",
+];

@@ -203,12 +203,7 @@ pub(super) fn use_shortcuts(
                         return;
                     };
                     let command = event.ctrl_key() || event.meta_key();
-                    let typing = event
-                        .target()
-                        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                        .is_some_and(|el| {
-                            matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
-                        });
+                    let typing = crate::browser::typing_into_field(event);
                     let (run_now, share, overlay) = latest.borrow().clone();
                     match (command, event.shift_key(), event.key().as_str()) {
                         (true, _, "Enter") => run_now.emit(()),
