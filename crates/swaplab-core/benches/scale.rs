@@ -40,12 +40,21 @@ use swaplab_core::sim::crm::CrmSeed;
 use swaplab_core::sim::trace::trace;
 use swaplab_core::sim::{Side, Simulation};
 
+/// Puts `seed`'s records in place of the workspace's, keeping what the workspace says of
+/// its network (the environment, the mock CRM): a seed built on its own has none, and
+/// without it the server's HTTP client reaches no CRM, so the attack had nothing to leak.
+fn replace_records(sim: &mut Simulation, seed: &CrmSeed) {
+    let network = std::mem::take(&mut sim.seed.network);
+    sim.seed = seed.clone();
+    sim.seed.network = network;
+}
+
 /// What the playground computes after an edit, everything from nothing (a memo that
 /// keeps nothing, as the command line reads a workspace).
 fn pipeline(workspace: &Workspace, seed: Option<&CrmSeed>) {
     let mut sim = Simulation::new(workspace);
     if let Some(seed) = seed {
-        sim.seed = seed.clone();
+        replace_records(&mut sim, seed);
     }
     after_reading(workspace, &sim);
 }
@@ -55,7 +64,7 @@ fn pipeline(workspace: &Workspace, seed: Option<&CrmSeed>) {
 fn pipeline_with(workspace: &Workspace, seed: Option<&CrmSeed>, memo: &mut Memo) {
     let mut sim = Simulation::with_memo(workspace, memo);
     if let Some(seed) = seed {
-        sim.seed = seed.clone();
+        replace_records(&mut sim, seed);
     }
     after_reading(workspace, &sim);
 }
@@ -79,7 +88,7 @@ fn after_reading(workspace: &Workspace, sim: &Simulation) {
 fn check(workspace: &Workspace, seed: Option<&CrmSeed>, copies: usize, records: usize) {
     let mut sim = Simulation::new(workspace);
     if let Some(seed) = seed {
-        sim.seed = seed.clone();
+        replace_records(&mut sim, seed);
     }
     assert!(sim.seed.diagnostics.is_empty(), "{:?}", sim.seed.diagnostics);
     assert_eq!(sim.seed.contacts.len() + sim.seed.tickets.len(), records);

@@ -33,7 +33,7 @@ pub struct FileStatus {
 }
 
 /// Props for [`FileTree`].
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct FileTreeProps {
     /// The files.
     pub workspace: Rc<Workspace>,
@@ -47,6 +47,25 @@ pub struct FileTreeProps {
     /// Each has passed `session::check` against `workspace`: dispatch it as it is.
     #[prop_or_default]
     pub on_action: Callback<Action>,
+}
+
+/// Two trees are the same when they list the same paths: the tree reads nothing of a
+/// file but its path (its rows, and the checks of a rename, an addition or an import
+/// are all about paths), so typing in a file, which changes the workspace on every
+/// keystroke, does not rebuild a tree of hundreds of rows.
+impl PartialEq for FileTreeProps {
+    fn eq(&self, other: &Self) -> bool {
+        let same_paths = Rc::ptr_eq(&self.workspace, &other.workspace)
+            || Area::ALL.into_iter().all(|area| {
+                let (a, b) = (self.workspace.area(area), other.workspace.area(area));
+                a.len() == b.len() && a.files().map(|(p, _)| p).eq(b.files().map(|(p, _)| p))
+            });
+        same_paths
+            && self.open == other.open
+            && self.status == other.status
+            && self.on_open == other.on_open
+            && self.on_action == other.on_action
+    }
 }
 
 /// The inline operation in progress.
@@ -336,8 +355,13 @@ impl Tree<'_> {
 
     fn file_row(&self, file: &FileRef, depth: usize, name: &str) -> Html {
         let props = self.props;
-        let status =
-            props.status.iter().find(|(f, _)| f == file).map(|(_, s)| *s).unwrap_or_default();
+        // `status` comes from `file_statuses`, in the workspace's order, which is the
+        // files' order: a binary search, not a scan of the list per row.
+        let status = props
+            .status
+            .binary_search_by(|(f, _)| f.cmp(file))
+            .map(|at| props.status[at].1)
+            .unwrap_or_default();
         let current = props.open.as_ref() == Some(file);
         let title = match status.swap {
             Some('M') => "changed by the swap",
@@ -551,6 +575,8 @@ pub fn file_statuses(
     changes: &[FileChange],
     pristine: &Workspace,
 ) -> Vec<(FileRef, FileStatus)> {
+    // Both sorted by file, so each file is a binary search: searching the lists from
+    // the start cost a 300-skill workspace a million comparisons per keystroke.
     let edited = session.edited_files(pristine);
     let marks = swap_marks(changes);
     session
@@ -558,8 +584,11 @@ pub fn file_statuses(
         .files()
         .map(|(file, _)| {
             let status = FileStatus {
-                edited: edited.contains(&file),
-                swap: marks.iter().find(|(f, _)| *f == file).map(|(_, status)| status.code()),
+                edited: edited.binary_search(&file).is_ok(),
+                swap: marks
+                    .binary_search_by(|(f, _)| f.cmp(&file))
+                    .ok()
+                    .map(|at| marks[at].1.code()),
             };
             (file, status)
         })

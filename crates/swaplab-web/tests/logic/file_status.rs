@@ -16,6 +16,8 @@ fn the_tutorial_marks_the_swap_and_then_the_readers_edits() {
     let changes = project_changes(&session.workspace.before, &session.workspace.after);
     let statuses = file_statuses(&session, &changes, &example);
     assert_eq!(statuses.len(), session.workspace.files().count(), "one entry per file");
+    // The tree finds each row's marks by binary search.
+    assert!(statuses.windows(2).all(|w| w[0].0 < w[1].0), "sorted by file");
     assert!(statuses.iter().all(|(_, s)| !s.edited), "nothing edited yet");
 
     // The swap rewrote the tools' configuration on both sides, added the MCP server's
