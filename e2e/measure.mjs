@@ -2,9 +2,14 @@
 // `cargo xtask test`) and e2e/perf.spec.mjs (which records the figures for
 // `cargo xtask bench`), so both measure the same thing the same way.
 //
-// - Interactive: from navigation start to the playground's Proof tab showing its ✓,
-//   the moment a MutationObserver installed before the page's own scripts sees it
-//   (`performance.now()` in the page; 0 is the navigation's start).
+// - Interactive: from navigation start to the app's playground showing the Proof tab's
+//   ✓, the moment a MutationObserver installed before the page's own scripts sees it
+//   (`performance.now()` in the page; 0 is the navigation's start). The prerendered
+//   page has the tab and its ✓ before the app runs: only the app's own header (its theme
+//   button) says the app has started.
+// - Painted: First Contentful Paint, from the Paint Timing API. The pages are
+//   prerendered, so it is the moment the chapter's text, or the playground with the
+//   example's files and results, is on screen.
 // - Rerun: one edit's full rerun as the app records it in `window.swaplabTimings.rerun`:
 //   from the end of the 120 ms typing pause to the last pane showing the new results
 //   rendered (recompute everything + render).
@@ -12,6 +17,7 @@
 //   service worker) with the site behind a slow link and the CPU slowed, then once more
 //   after the service worker has taken over: what a reader's first and second visit cost.
 import { expect } from "@playwright/test";
+import { APP_STARTED } from "./helpers.mjs";
 
 export const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -36,8 +42,9 @@ export function budget(name) {
 }
 
 async function watchInteractive(page) {
-  await page.addInitScript(() => {
+  await page.addInitScript((started) => {
     const ready = () =>
+      document.querySelector(started) &&
       [...document.querySelectorAll('[role="tab"]')].some(
         (tab) => tab.textContent.trim().startsWith("Proof") && tab.textContent.includes("✓"),
       );
@@ -48,12 +55,13 @@ async function watchInteractive(page) {
       }
     });
     observer.observe(document, { subtree: true, childList: true, characterData: true });
-  });
+  }, APP_STARTED);
 }
 
 /** Waits for the playground's Proof tab to show its ✓ and returns when the page saw it
  *  (`watchInteractive` must be installed). */
 async function interactiveAt(page, timeout) {
+  await expect(page.locator(APP_STARTED)).toBeVisible({ timeout });
   await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout });
   return page.evaluate(() => window.swaplabInteractiveAt);
 }
@@ -127,16 +135,21 @@ export async function jsHeap(page) {
   }
 }
 
+/** The chapter whose first paint the visits time. */
+export const CHAPTER = "learn/the-swap";
+
 /** Times `visits` first visits to the playground on `profile` (from `cargo xtask bench`:
  *  `{ name, url, rtt_ms, down_kbit, cpu }`, where `url` serves the site behind a link of
  *  that round trip and bandwidth, shared by the page and its service worker), each in a
  *  new browser context, and after each a second visit once the service worker controls
  *  the page. The CPU is slowed `cpu` times (CDP Emulation.setCPUThrottlingRate). Returns
- *  the times to interactive in ms and the bytes the page received before it was
+ *  the times to interactive in ms, when the first visit painted (the prerendered
+ *  playground), when a first visit to a chapter painted, and the bytes the page received before it was
  *  interactive on the first visit (CDP `Network.loadingFinished`' encodedDataLength:
  *  what came over the wire, compressed as the server sent it). */
 export async function visitTimes(browser, profile, { visits = 5 } = {}) {
   const first = [];
+  const painted = [];
   const repeat = [];
   const bytes = [];
   for (let i = 0; i < visits; i++) {
@@ -152,6 +165,7 @@ export async function visitTimes(browser, profile, { visits = 5 } = {}) {
       await page.goto("play");
       first.push(await interactiveAt(page, 60_000));
       bytes.push(received);
+      painted.push(await firstContentfulPaint(page));
       // The service worker precaches every built file, then takes over the page.
       await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 120_000 });
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
@@ -162,8 +176,95 @@ export async function visitTimes(browser, profile, { visits = 5 } = {}) {
       await context.close();
     }
   }
+  const chapter = await firstPaintTimes(browser, profile, CHAPTER, { visits });
   const { url, ...described } = profile;
-  return { ...described, visits, first: summary(first), repeat: summary(repeat), bytes: summary(bytes) };
+  return {
+    ...described,
+    visits,
+    first: summary(first),
+    painted: summary(painted),
+    chapter: chapter.painted,
+    repeat: summary(repeat),
+    bytes: summary(bytes),
+  };
+}
+
+/** First Contentful Paint of the page, in ms from its navigation's start. */
+async function firstContentfulPaint(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const found = () => performance.getEntriesByName("first-contentful-paint")[0];
+        if (found()) return resolve(found().startTime);
+        new PerformanceObserver(() => found() && resolve(found().startTime)).observe({ type: "paint", buffered: true });
+      }),
+  );
+}
+
+/** First visits to `path` on `profile` (as `visitTimes` takes it), each in a fresh
+ *  browser context: when the page first painted, and with `live`, when the app's
+ *  playground was interactive too. */
+export async function firstPaintTimes(browser, profile, path, { visits = 3, live = false } = {}) {
+  const painted = [];
+  const interactive = [];
+  for (let i = 0; i < visits; i++) {
+    const context = await browser.newContext({ baseURL: profile.url });
+    try {
+      const page = await context.newPage();
+      if (live) await watchInteractive(page);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
+      await page.goto(path, { waitUntil: "domcontentloaded" });
+      painted.push(await firstContentfulPaint(page));
+      if (live) interactive.push(await interactiveAt(page, 60_000));
+      await cdp.detach().catch(() => {});
+    } finally {
+      await context.close();
+    }
+  }
+  return { painted: summary(painted), interactive: live ? summary(interactive) : null };
+}
+
+/** Types `words` words of five letters into the open file, a keystroke every 40 ms and a
+ *  pause after each word long enough for the rerun (as a reader types), and returns:
+ *  - `keystrokes`: each keystroke's time from its `keydown` to the end of the next
+ *    frame (a `requestAnimationFrame` callback, then a task after it: the frame that
+ *    shows the typed character has been produced);
+ *  - `tasks`: every main-thread task over 50 ms meanwhile (the Long Tasks API), in ms;
+ *  - `reruns`: the reruns the app recorded meanwhile (`window.swaplabTimings.rerun`).
+ *  `throttle` slows the CPU that many times. */
+export async function typingTimes(page, { words = 8, throttle = 1 } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
+  try {
+    await page.evaluate(() => {
+      window.swaplabTyping = { keystrokes: [], tasks: [] };
+      document.addEventListener(
+        "keydown",
+        (event) => {
+          const start = event.timeStamp;
+          requestAnimationFrame(() => setTimeout(() => window.swaplabTyping.keystrokes.push(performance.now() - start), 0));
+        },
+        true,
+      );
+      new PerformanceObserver((list) => {
+        for (const task of list.getEntries()) window.swaplabTyping.tasks.push(task.duration);
+      }).observe({ type: "longtask" });
+    });
+    const area = page.getByRole("textbox", { name: /^Contents of / });
+    await area.focus();
+    await area.press("Control+End");
+    const before = await page.evaluate(() => window.swaplabTimings?.rerun?.length ?? 0);
+    for (let i = 0; i < words; i++) {
+      await page.keyboard.type(` word${i % 10}`.slice(0, 6), { delay: 40 });
+      await page.waitForFunction((n) => (window.swaplabTimings?.rerun?.length ?? 0) >= n, before + i + 1, { timeout: 30_000 });
+    }
+    await page.waitForTimeout(200);
+    return page.evaluate((from) => ({ ...window.swaplabTyping, reruns: window.swaplabTimings.rerun.slice(from) }), before);
+  } finally {
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 }).catch(() => {});
+    await cdp.detach().catch(() => {});
+  }
 }
 
 export const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;

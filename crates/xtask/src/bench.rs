@@ -155,15 +155,31 @@ pub struct Browser {
 /// A reader's network and device, for the first and second visit timings: the site is
 /// served behind `link` (`serve::Link`: every connection of the page and its service
 /// worker shares it) and Chromium's CPU is slowed `cpu` times.
-struct VisitProfile {
-    name: &'static str,
-    link: serve::Link,
-    cpu: u32,
+pub struct VisitProfile {
+    /// Who visits, in words.
+    pub name: &'static str,
+    /// Their line.
+    pub link: serve::Link,
+    /// How many times slower their CPU is.
+    pub cpu: u32,
+}
+
+impl VisitProfile {
+    /// The profile as `e2e/measure.mjs` takes it, the site served behind its link at `url`.
+    pub fn to_json(&self, url: &str) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "url": url,
+            "rtt_ms": self.link.round_trip.as_secs_f64() * 1e3,
+            "down_kbit": self.link.bytes_per_second as f64 * 8.0 / 1e3,
+            "cpu": self.cpu,
+        })
+    }
 }
 
 /// The slow profile is the mobile one Lighthouse uses (a slow 4G phone: 150 ms round
 /// trip, 1.6 Mbit/s down, a CPU 4× slower); the other a laptop on an ordinary line.
-const VISIT_PROFILES: [VisitProfile; 2] = [
+pub const VISIT_PROFILES: [VisitProfile; 2] = [
     VisitProfile {
         name: "a phone on slow 4G",
         link: serve::Link { round_trip: Duration::from_millis(150), bytes_per_second: 200_000 },
@@ -184,7 +200,12 @@ struct Visits {
     down_kbit: f64,
     cpu: f64,
     visits: usize,
+    /// The playground interactive: the app started, its verdicts shown.
     first: Spread,
+    /// The playground's first contentful paint (its prerendered page).
+    painted: Spread,
+    /// A chapter's first contentful paint, on visits of its own.
+    chapter: Spread,
     repeat: Spread,
     /// What the page received before it was interactive on a first visit, in bytes.
     bytes: Spread,
@@ -732,13 +753,7 @@ fn browser_figures(
     for profile in &VISIT_PROFILES {
         let behind = serve::start_behind(dist, "/", 0, Some(profile.link))?;
         note(&format!("serving {} behind {}", behind.url(), profile.name));
-        profiles.push(serde_json::json!({
-            "name": profile.name,
-            "url": behind.url(),
-            "rtt_ms": profile.link.round_trip.as_secs_f64() * 1e3,
-            "down_kbit": profile.link.bytes_per_second as f64 * 8.0 / 1e3,
-            "cpu": profile.cpu,
-        }));
+        profiles.push(profile.to_json(&behind.url()));
     }
     let out = scratch.join("perf.json");
     let _ = fs::remove_file(&out);
@@ -1102,8 +1117,15 @@ fn render(report: &Report) -> String {
             let visits: String = b
                 .visits
                 .iter()
-                .map(|v| {
+                .enumerate()
+                .map(|(i, v)| {
+                    // `budgets.toml` holds the first profile, the phone's, to its paints.
+                    let held = |f: fn(&budget::TimeBudgets) -> f64| {
+                        if i == 0 { budget(f) } else { "—".to_owned() }
+                    };
                     let (first, first_range) = spread(&v.first);
+                    let (painted, painted_range) = spread(&v.painted);
+                    let (chapter, chapter_range) = spread(&v.chapter);
                     let (repeat, repeat_range) = spread(&v.repeat);
                     let cpu = if v.cpu > 1.0 {
                         format!("CPU {}× slower", v.cpu)
@@ -1112,14 +1134,22 @@ fn render(report: &Report) -> String {
                     };
                     format!(
                         "| first visit, {} ({} Mbit/s shared, {:.0} ms round trip, {cpu}), \
-                         median of {} fresh browsers | {first} | {first_range} | — |\n\
+                         median of {} fresh browsers: the playground's verdicts live | {first} | \
+                         {first_range} | — |\n\
+                         | the same: the playground painted, prerendered (first contentful \
+                         paint) | {painted} | {painted_range} | {} |\n\
+                         | the same: a chapter painted (first contentful paint) | {chapter} | \
+                         {chapter_range} | {} |\n\
                          | second visit, the same, from the service worker's cache | {repeat} | \
-                         {repeat_range} | — |\n\
+                         {repeat_range} | {} |\n\
                          | received before interactive on that first visit | {} | | — |\n",
                         v.name,
                         v.down_kbit / 1e3,
                         v.rtt_ms,
                         v.visits,
+                        held(|t| t.slow_4g_play_painted_ms_median),
+                        held(|t| t.slow_4g_chapter_painted_ms_median),
+                        held(|t| t.slow_4g_second_visit_ms_median),
                         kb(v.bytes.median.round() as usize),
                     )
                 })
@@ -1410,6 +1440,8 @@ mod tests {
                         cpu: 4.0,
                         visits: 5,
                         first: Spread { median: 4210.0, min: 4100.0, max: 4500.0 },
+                        painted: Spread { median: 1100.0, min: 1000.0, max: 1200.0 },
+                        chapter: Spread { median: 900.0, min: 850.0, max: 950.0 },
                         repeat: Spread { median: 780.0, min: 700.0, max: 870.0 },
                         bytes: Spread { median: 849_860.0, min: 849_860.0, max: 849_860.0 },
                     },
@@ -1420,6 +1452,8 @@ mod tests {
                         cpu: 1.0,
                         visits: 5,
                         first: Spread { median: 1226.0, min: 1210.0, max: 1320.0 },
+                        painted: Spread { median: 300.0, min: 290.0, max: 310.0 },
+                        chapter: Spread { median: 250.0, min: 240.0, max: 260.0 },
                         repeat: Spread { median: 305.0, min: 270.0, max: 326.0 },
                         bytes: Spread { median: 849_860.0, min: 849_860.0, max: 849_860.0 },
                     },
@@ -1457,6 +1491,9 @@ mod tests {
                 interactive_throttled_ms_median: 1500.0,
                 rerun_ms_p95: 16.0,
                 review_ms_median: 2.0,
+                slow_4g_chapter_painted_ms_median: 1500.0,
+                slow_4g_play_painted_ms_median: 1500.0,
+                slow_4g_second_visit_ms_median: 1000.0,
             }),
             growth_ratio_max: Some(64.0),
             notes: vec![
@@ -1513,7 +1550,7 @@ mod tests {
         assert!(md.find("## The built site").unwrap() < scaling && scaling < kept);
         assert!(md.contains("| interactive after navigation, median of 10 loads | 179 ms | 150–210 ms | 500 ms |"), "{md}");
         assert!(md.contains("| an edit's full rerun, 95th percentile | 8.10 ms | | 16 ms |"));
-        assert!(md.contains("| the same, CPU throttled 4× | 700 ms | 650–800 ms | 1500 ms |\n| first visit, a phone on slow 4G (1.6 Mbit/s shared, 150 ms round trip, CPU 4× slower), median of 5 fresh browsers | 4.21 s | 4.10–4.50 s | — |\n| second visit, the same, from the service worker's cache | 780 ms | 700–870 ms | — |\n| received before interactive on that first visit | 849.9 KB | | — |\n| first visit, a laptop on 10 Mbit/s (10 Mbit/s shared, 40 ms round trip, CPU not slowed), median of 5 fresh browsers | 1.23 s | 1.21–1.32 s | — |\n"), "{md}");
+        assert!(md.contains("| the same, CPU throttled 4× | 700 ms | 650–800 ms | 1500 ms |\n| first visit, a phone on slow 4G (1.6 Mbit/s shared, 150 ms round trip, CPU 4× slower), median of 5 fresh browsers: the playground's verdicts live | 4.21 s | 4.10–4.50 s | — |\n| the same: the playground painted, prerendered (first contentful paint) | 1.10 s | 1.00–1.20 s | 1500 ms |\n| the same: a chapter painted (first contentful paint) | 900 ms | 850–950 ms | 1500 ms |\n| second visit, the same, from the service worker's cache | 780 ms | 700–870 ms | 1000 ms |\n| received before interactive on that first visit | 849.9 KB | | — |\n| first visit, a laptop on 10 Mbit/s (10 Mbit/s shared, 40 ms round trip, CPU not slowed), median of 5 fresh browsers: the playground's verdicts live | 1.23 s | 1.21–1.32 s | — |\n"), "{md}");
         assert!(md.contains("| JS heap used, after the 200 edits | 2.50 MB | | — |"));
         assert!(md.contains("| wasm memory, after the 200 edits | 5.20 MB | | — |"), "{md}");
         // The highlighter's growth: each input a row, a language it was not run as a dash.

@@ -51,6 +51,14 @@ pub struct TimeBudgets {
     pub rerun_ms_p95: f64,
     /// Native `review` on the default workspace, criterion's median.
     pub review_ms_median: f64,
+    /// A first visit to a chapter on the slow-4G phone profile: its first contentful
+    /// paint, median of the visits.
+    pub slow_4g_chapter_painted_ms_median: f64,
+    /// The same for the playground (its prerendered page).
+    pub slow_4g_play_painted_ms_median: f64,
+    /// The playground's second visit on that profile, from the service worker's cache,
+    /// to interactive.
+    pub slow_4g_second_visit_ms_median: f64,
 }
 
 /// `[growth]`: how much more an input 16 times larger may cost.
@@ -80,7 +88,7 @@ fn parse(text: &str) -> Result<Budgets> {
 }
 
 /// The browser budgets as the environment variables `e2e/budgets.spec.mjs` reads.
-pub fn browser_env(budgets: &Budgets) -> [(&'static str, String); 4] {
+pub fn browser_env(budgets: &Budgets) -> [(&'static str, String); 7] {
     let time = &budgets.time;
     [
         ("SWAPLAB_BUDGET_INTERACTIVE_MS", time.interactive_ms_median.to_string()),
@@ -90,6 +98,12 @@ pub fn browser_env(budgets: &Budgets) -> [(&'static str, String); 4] {
         ),
         ("SWAPLAB_BUDGET_RERUN_P95_MS", time.rerun_ms_p95.to_string()),
         ("SWAPLAB_BUDGET_WASM_GROWTH_KB", budgets.memory.wasm_growth_kb_max.to_string()),
+        (
+            "SWAPLAB_BUDGET_SLOW_4G_CHAPTER_PAINTED_MS",
+            time.slow_4g_chapter_painted_ms_median.to_string(),
+        ),
+        ("SWAPLAB_BUDGET_SLOW_4G_PLAY_PAINTED_MS", time.slow_4g_play_painted_ms_median.to_string()),
+        ("SWAPLAB_BUDGET_SLOW_4G_SECOND_VISIT_MS", time.slow_4g_second_visit_ms_median.to_string()),
     ]
 }
 
@@ -337,13 +351,16 @@ mod tests {
         let text = "[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n[time]\n\
                     interactive_ms_median = 500\ninteractive_throttled_ms_median = 1500\n\
                     rerun_ms_p95 = 16\nreview_ms_median = 2.5\n\
+                    slow_4g_chapter_painted_ms_median = 1500\n\
+                    slow_4g_play_painted_ms_median = 1400\n\
+                    slow_4g_second_visit_ms_median = 1000\n\
                     [growth]\nhighlight_16x_ratio_max = 64\n\
                     [memory]\nwasm_growth_kb_max = 1024\n";
         let budgets = parse(text).unwrap();
         assert_eq!(budgets.time.review_ms_median, 2.5);
         assert_eq!(
             browser_env(&budgets).map(|(_, v)| v),
-            ["500".to_owned(), "1500".to_owned(), "16".to_owned(), "1024".to_owned()]
+            ["500", "1500", "16", "1024", "1500", "1400", "1000"].map(str::to_owned)
         );
         assert!(parse(&format!("{text}extra_ms = 3\n")).is_err(), "unknown field accepted");
         assert!(parse("[size]\nwasm_brotli_kb = 1\njs_brotli_kb = 2\n").is_err(), "[time] missing");
@@ -379,7 +396,7 @@ mod tests {
             "measure",
             &[
                 ("index.html", "<p>hi</p>"),
-                ("404.html", "<p>copy</p>"),
+                ("404.html", "<p>the shell</p>"),
                 (".trunk-lock", ""),
                 ("app_bg.wasm", "wasm"),
                 ("chapters/01-a.md", "# A"),
@@ -388,7 +405,10 @@ mod tests {
         );
         let names: Vec<String> = measure(&dist).unwrap().into_iter().map(|s| s.name).collect();
         let _ = fs::remove_dir_all(&dist);
-        assert_eq!(names, ["app_bg.wasm", "chapters/01-a.md", "chapters/02-b.md", "index.html"]);
+        assert_eq!(
+            names,
+            ["404.html", "app_bg.wasm", "chapters/01-a.md", "chapters/02-b.md", "index.html"]
+        );
     }
 
     #[test]

@@ -375,7 +375,16 @@ fn e2e(
     step("End-to-end tests: Playwright driving headless Chromium against the built site");
     let at_root = serve::start(dist, "/", 0)?;
     let under_subpath = serve::start(subpath_dist, SUBPATH, 0)?;
-    println!("    serving {} and {}", at_root.url(), under_subpath.url());
+    // The first-paint budgets' phone: the site behind its slow link.
+    let phone = &crate::bench::VISIT_PROFILES[0];
+    let behind_phone_link = serve::start_behind(dist, "/", 0, Some(phone.link))?;
+    println!(
+        "    serving {} and {}, and {} behind {}",
+        at_root.url(),
+        under_subpath.url(),
+        behind_phone_link.url(),
+        phone.name
+    );
     fs::create_dir_all(results).with_context(|| format!("creating {}", results.display()))?;
     let report = results.join("report.json");
     let _ = fs::remove_file(&report);
@@ -396,6 +405,7 @@ fn e2e(
         .env("PATH", &toolchain.path)
         .env("SWAPLAB_URL", at_root.url())
         .env("SWAPLAB_SUBPATH_URL", under_subpath.url())
+        .env("SWAPLAB_PHONE", phone.to_json(&behind_phone_link.url()).to_string())
         .env("SWAPLAB_CHROMIUM", chromium)
         .env("SWAPLAB_E2E_OUTPUT", results.join("artifacts"))
         .env("PLAYWRIGHT_JSON_OUTPUT_NAME", &report);
