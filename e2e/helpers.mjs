@@ -52,3 +52,15 @@ export async function markDocument(page) {
 export async function sameDocument(page) {
   return page.evaluate(() => window.__sameDocument === true);
 }
+
+/** Holds back the page's wasm (`*_bg.wasm`) until the returned function is called: the
+ *  prerendered page stays on screen and the app cannot start meanwhile. */
+export async function holdWasm(page) {
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route(/_bg\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -4,7 +4,7 @@
 // /swaplab/ (the config runs only subpath.spec there, so that test uses the sub-path's
 // URL directly).
 import { test, expect } from "@playwright/test";
-import { APP_STARTED, shot, watchErrors } from "./helpers.mjs";
+import { APP_STARTED, holdWasm, shot, watchErrors } from "./helpers.mjs";
 
 const sites = [
   { name: "at the root", url: process.env.SWAPLAB_URL, base: "/" },
@@ -112,20 +112,18 @@ for (const site of sites) {
 // shared the line (docs/benchmarks-notes.md: a 9.6 s first visit instead of 5.8 s). So
 // it waits for the app to start: with the wasm held back, no worker may register.
 test("the service worker waits for the app to start, so its downloads never share the line with the wasm", async ({ page }) => {
-  let release;
-  const held = new Promise((resolve) => (release = resolve));
-  await page.route(/_bg\.wasm$/, async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdWasm(page);
   await page.goto("play", { waitUntil: "load" });
   // The page's load has come and gone (the trigger the worker once waited for); a
   // registration made then would show within this second.
   await page.waitForTimeout(1_000);
   expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()) === undefined)).toBe(true);
-  await expect(page.getByRole("tab", { name: /^Proof/ })).not.toBeVisible();
+  // The prerendered playground shows meanwhile; the app has not started.
+  await expect(page.getByRole("tab", { name: /^Proof/ })).toBeVisible();
+  await expect(page.locator(APP_STARTED)).toHaveCount(0);
 
   release();
-  await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓", { timeout: 15_000 });
+  await expect(page.locator(APP_STARTED)).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("tab", { name: /^Proof/ })).toContainText("✓");
   expect(await waitForServiceWorker(page)).toBe(new URL(".", page.url()).href);
 });

@@ -6,8 +6,8 @@
 //! - a navigation (any route: `/learn/…`, `/play`, …) goes to the network first, so an
 //!   online reader always gets the current deploy's page; offline, or when the host
 //!   answers with an error, it gets the route's cached prerendered page
-//!   (`learn/<chapter>/index.html`), else the cached `index.html` and the app routes
-//!   itself;
+//!   (`learn/<chapter>/index.html`), else the cached shell `404.html` and the app
+//!   routes itself;
 //! - any other GET is answered from the cache, else from the network (never stored).
 //! Cross-origin and non-GET requests are left to the browser. `theme.js` registers this
 //! file from the site's base URL, so its scope is the site's path, `/` or `/swaplab/`.
@@ -24,7 +24,8 @@ const PRECACHE = { version: "unbuilt", files: [] };
 const SCOPE = self.registration.scope;
 const CACHE_PREFIX = `swaplab-offline ${new URL(SCOPE).pathname} `;
 const CACHE = CACHE_PREFIX + PRECACHE.version;
-const SHELL = new URL("index.html", self.location.href).href;
+// The app's shell, for routes with no page of their own (`index.html` is the start page).
+const SHELL = new URL("404.html", self.location.href).href;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(

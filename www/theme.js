@@ -12,6 +12,18 @@
   }
 })();
 
+// A prerendered page that follows its address (the playground shows the example or the
+// shared link it names, the workshop presenter its step) shows its address's default
+// state. When the address names another one, that page is hidden until the app has
+// started and shows the right one, instead of flashing the wrong example first
+// (`main[data-follows-address]` in style.css; the app's own <main> has no such mark).
+(function () {
+  var location = window.location;
+  if (location.search.length > 1 || location.hash.length > 1) {
+    document.documentElement.setAttribute("data-address-has-state", "");
+  }
+})();
+
 // Offers the site for offline use: sw.js, beside index.html, caches the built files (see
 // its header). Registered against the base URL, so under /swaplab/ its scope is
 // /swaplab/. Only where browsers allow service workers (https, or http on loopback), and

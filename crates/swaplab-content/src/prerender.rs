@@ -31,16 +31,36 @@ pub struct Page {
     pub main: String,
     /// A chapter's markdown, for the app to show at once instead of fetching it.
     pub markdown: Option<&'static str>,
+    /// Whether the page shows something else when its address carries a query or a
+    /// fragment (`/play?example=…`, a permalink, `/workshop?step=4`): the prerendered
+    /// page is then hidden until the app shows the right one (`www/theme.js`).
+    pub follows_address: bool,
 }
 
 /// The suffix the app puts after every page title.
 pub const TITLE_SUFFIX: &str = " — Swap Lab";
 
-/// The chapter list and every chapter.
+/// Renders a ```` ```widget ```` block (its body, and the chapter line it starts on) as
+/// the app would, results included; `None` leaves the static stand-in
+/// ([`static_widget_html`]). `cargo xtask dist` passes the app's own components
+/// (`swaplab_web::prerender`), which this crate cannot depend on.
+pub type WidgetRenderer<'a> = &'a dyn Fn(&str, u32) -> Option<String>;
+
+/// No widget renderer: every widget is its static stand-in.
+pub fn static_widgets(_body: &str, _line: u32) -> Option<String> {
+    None
+}
+
+/// The chapter list and every chapter, with static widgets.
 pub fn pages() -> Vec<Page> {
+    pages_with(&static_widgets)
+}
+
+/// The chapter list and every chapter, each widget rendered by `widgets`.
+pub fn pages_with(widgets: WidgetRenderer<'_>) -> Vec<Page> {
     let all = chapters();
     let mut pages = vec![learn_index(all)];
-    pages.extend(all.iter().enumerate().map(|(i, _)| chapter_page(all, i)));
+    pages.extend(all.iter().enumerate().map(|(i, _)| chapter_page(all, i, widgets)));
     pages
 }
 
@@ -65,6 +85,7 @@ fn learn_index(all: &[Chapter]) -> Page {
             .to_owned(),
         main,
         markdown: None,
+        follows_address: false,
     }
 }
 
@@ -81,7 +102,7 @@ fn chapter_list(all: &[Chapter], out: &mut String) {
     out.push_str("</ol>");
 }
 
-fn chapter_page(all: &[Chapter], index: usize) -> Page {
+fn chapter_page(all: &[Chapter], index: usize, widgets: WidgetRenderer<'_>) -> Page {
     let chapter = &all[index];
     let doc = render_with_directives(chapter.markdown, &[DIRECTIVE]);
     let here = format!("learn/{}", chapter.slug);
@@ -116,7 +137,7 @@ fn chapter_page(all: &[Chapter], index: usize) -> Page {
     }
     main.push_str("</ol></aside><article>");
     main.push_str(&format!("<p class=\"chapter-number\">Chapter {}</p>", chapter.number));
-    main.push_str(&document_html(&doc, &here));
+    main.push_str(&document_html_with(&doc, &here, widgets));
     main.push_str("<nav class=\"prev-next\" aria-label=\"Chapter navigation\">");
     neighbour(index.checked_sub(1).and_then(|i| all.get(i)), "prev", "← Previous", &mut main);
     neighbour(all.get(index + 1), "next", "Next →", &mut main);
@@ -127,6 +148,7 @@ fn chapter_page(all: &[Chapter], index: usize) -> Page {
         description: description(&doc).unwrap_or_else(|| chapter.title.to_owned()),
         main,
         markdown: Some(chapter.markdown),
+        follows_address: false,
     }
 }
 
@@ -142,8 +164,9 @@ fn neighbour(chapter: Option<&Chapter>, class: &str, label: &str, out: &mut Stri
     }
 }
 
-/// The first paragraph's text, cut at a sentence or a word near 200 characters.
-fn description(doc: &Document) -> Option<String> {
+/// The first paragraph's text, cut at a sentence or a word near 200 characters: a
+/// page's description.
+pub fn description(doc: &Document) -> Option<String> {
     let first = doc.nodes.iter().find_map(|node| match node {
         Node::Element { tag: Tag::P, .. } => Some(node.text()),
         _ => None,
@@ -160,19 +183,27 @@ fn description(doc: &Document) -> Option<String> {
 /// A markdown document as `components/markdown.rs` shows it, in a `<div class="prose">`;
 /// `here` is the page's route, for its anchors.
 pub fn document_html(doc: &Document, here: &str) -> String {
+    document_html_with(doc, here, &static_widgets)
+}
+
+/// [`document_html`], each widget rendered by `widgets`.
+pub fn document_html_with(doc: &Document, here: &str, widgets: WidgetRenderer<'_>) -> String {
     let mut out = String::from("<div class=\"prose\">");
     for node in &doc.nodes {
-        node_html(node, here, &mut out);
+        node_html(node, here, widgets, &mut out);
     }
     out.push_str("</div>");
     out
 }
 
 /// One node of the markdown tree as HTML.
-fn node_html(node: &Node, here: &str, out: &mut String) {
+fn node_html(node: &Node, here: &str, widgets: WidgetRenderer<'_>, out: &mut String) {
     match node {
         Node::Text(text) => out.push_str(&escape(text)),
-        Node::Directive { name, body, line } if name == DIRECTIVE => widget_html(body, *line, out),
+        Node::Directive { name, body, line } if name == DIRECTIVE => match widgets(body, *line) {
+            Some(html) => out.push_str(&html),
+            None => out.push_str(&static_widget_html(body, *line)),
+        },
         Node::Directive { body, .. } => {
             out.push_str(&format!("<pre><code>{}</code></pre>", escape(body)));
         }
@@ -195,7 +226,7 @@ fn node_html(node: &Node, here: &str, out: &mut String) {
                 return;
             }
             for child in children {
-                node_html(child, here, out);
+                node_html(child, here, widgets, out);
             }
             if let (Tag::H(2..=4), Some((_, id))) =
                 (tag, attrs.iter().find(|(a, _)| *a == Attr::Id))
@@ -214,17 +245,15 @@ fn node_html(node: &Node, here: &str, out: &mut String) {
     }
 }
 
-/// A chapter's widget before the app runs it: what it shows and a plain link to the
-/// playground on its example, which works without the app.
-fn widget_html(body: &str, line: u32, out: &mut String) {
+/// A chapter's widget without its results: its caption and a plain link to the
+/// playground on its example. The stand-in when no renderer runs the example.
+pub fn static_widget_html(body: &str, line: u32) -> String {
     let spec = parse_widget(body, line).ok();
-    out.push_str("<figure class=\"widget widget-static\">");
+    let mut out = String::from("<figure class=\"widget widget-static\">");
     if let Some(caption) = spec.as_ref().and_then(|s| s.caption.as_deref()) {
         out.push_str(&format!("<figcaption>{}</figcaption>", escape(caption)));
     }
-    out.push_str(
-        "<p class=\"muted\">This widget runs the checks in your browser once the page has loaded.",
-    );
+    out.push_str("<p class=\"muted\">This widget's results appear when Swap Lab's script runs.");
     if let Some(spec) = &spec {
         // The widget's own link, relative to the site's base as the app's is.
         out.push_str(&format!(
@@ -233,6 +262,7 @@ fn widget_html(body: &str, line: u32, out: &mut String) {
         ));
     }
     out.push_str("</p></figure>");
+    out
 }
 
 /// Text made safe inside an element or a double-quoted attribute value.

@@ -62,7 +62,7 @@ fn ScrollOnNavigation() -> Html {
             }
             if !initial && let Some(y) = take_remembered_scroll() {
                 focus_main();
-                if let Some(window) = web_sys::window() {
+                if let Some(window) = crate::browser::window() {
                     window.scroll_to_with_x_and_y(0.0, y);
                 }
                 return;
@@ -77,7 +77,7 @@ fn ScrollOnNavigation() -> Html {
             // Focus first: focusing scrolls the element into view, and the page must
             // start at its very top.
             focus_main();
-            if let Some(window) = web_sys::window() {
+            if let Some(window) = crate::browser::window() {
                 window.scroll_to_with_x_and_y(0.0, 0.0);
             }
         });
@@ -89,14 +89,17 @@ fn ScrollOnNavigation() -> Html {
 /// Whether the focus is on something inside the page's content: the page that just
 /// opened put it there (whatever had it on the page before went with that page).
 fn page_took_focus() -> bool {
-    web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element()).is_some_and(
-        |active| active.id() != "main" && active.closest("main").ok().flatten().is_some(),
-    )
+    crate::browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .is_some_and(|active| {
+            active.id() != "main" && active.closest("main").ok().flatten().is_some()
+        })
 }
 
 /// Puts the keyboard focus at the start of the page's content (`<main>`).
 fn focus_main() {
-    if let Some(main) = web_sys::window()
+    if let Some(main) = crate::browser::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("main"))
         .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())

@@ -2,7 +2,10 @@
 //! and theme attribute, the URL, and fetching the site's own files.
 //!
 //! Every call tolerates a browser that refuses (private mode, full quota, a sandboxed
-//! frame): it returns `None` or an error message instead of panicking.
+//! frame): it returns `None` or an error message instead of panicking. Off the web
+//! there is no window at all, so the same calls answer as a browser with nothing
+//! stored would: that is how the prerendered pages (`prerender.rs`) render the app's
+//! own components natively.
 
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -15,8 +18,13 @@ pub const DRAFT_PREFIX: &str = "swaplab.draft.v1.";
 /// The key that remembers the reader's theme choice.
 pub const THEME_KEY: &str = "swaplab.theme.v1";
 
+/// The page's window; none off the web, where calling into the browser would panic.
+pub fn window() -> Option<web_sys::Window> {
+    if cfg!(target_arch = "wasm32") { web_sys::window() } else { None }
+}
+
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+    window()?.local_storage().ok().flatten()
 }
 
 /// Reads a stored string.
@@ -58,7 +66,7 @@ pub fn on_written_elsewhere(
     key: String,
     changed: impl Fn() + 'static,
 ) -> Option<gloo::events::EventListener> {
-    let window = web_sys::window()?;
+    let window = window()?;
     Some(gloo::events::EventListener::new(&window, "storage", move |event| {
         let Some(event) = event.dyn_ref::<web_sys::StorageEvent>() else { return };
         // No key: the other tab cleared the whole storage.
@@ -122,16 +130,14 @@ pub fn set_aside_drafts() {
 
 /// Sets `document.title`.
 pub fn set_title(title: &str) {
-    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+    if let Some(document) = window().and_then(|w| w.document()) {
         document.set_title(title);
     }
 }
 
 /// Sets or clears `data-theme` on `<html>`; the stylesheet follows it.
 pub fn set_theme_attribute(value: Option<&str>) {
-    let Some(root) =
-        web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element())
-    else {
+    let Some(root) = window().and_then(|w| w.document()).and_then(|d| d.document_element()) else {
         return;
     };
     let _ = match value {
@@ -142,7 +148,7 @@ pub fn set_theme_attribute(value: Option<&str>) {
 
 /// The query string of the current URL, without its `?`.
 pub fn query_string() -> String {
-    web_sys::window()
+    window()
         .and_then(|w| w.location().search().ok())
         .map(|s| s.trim_start_matches('?').to_owned())
         .unwrap_or_default()
@@ -150,7 +156,7 @@ pub fn query_string() -> String {
 
 /// Replaces the current URL's query string without adding a history entry.
 pub fn replace_query(query: &str) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = window() else { return };
     let location = window.location();
     let path = location.pathname().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
@@ -180,7 +186,7 @@ pub fn describe_js_error(error: &JsValue) -> String {
 /// failure or an HTTP error status is an `Err` with a phrase for the reader.
 pub async fn fetch_text(url: &str) -> Result<String, String> {
     use wasm_bindgen_futures::JsFuture;
-    let window = web_sys::window().ok_or_else(|| "there is no window to fetch from".to_owned())?;
+    let window = window().ok_or_else(|| "there is no window to fetch from".to_owned())?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
         .map_err(|e| describe_js_error(&e))?
@@ -197,7 +203,7 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
 /// A link to an anchor on the current page. A bare `#id` would resolve against the
 /// page's `<base href>` and leave the page.
 pub fn page_anchor(id: &str) -> String {
-    let location = web_sys::window().map(|w| w.location());
+    let location = window().map(|w| w.location());
     let path = location.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
     let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     format!("{path}{search}#{id}")
@@ -205,7 +211,7 @@ pub fn page_anchor(id: &str) -> String {
 
 /// The URL fragment without its `#`, as typed (not percent-decoded).
 pub fn location_hash() -> String {
-    web_sys::window()
+    window()
         .and_then(|w| w.location().hash().ok())
         .map(|h| h.trim_start_matches('#').to_owned())
         .unwrap_or_default()
@@ -214,8 +220,7 @@ pub fn location_hash() -> String {
 /// Scrolls the element with this id to the top of the view, when it exists, and puts
 /// the anchor in the address bar so the place can be bookmarked.
 pub fn scroll_to_anchor(id: &str) -> bool {
-    let Some(element) =
-        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id))
+    let Some(element) = window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id))
     else {
         return false;
     };
@@ -233,7 +238,7 @@ pub fn set_anchor(id: &str) {
 /// Changes the address bar's URL in place: no navigation, no history entry, and the
 /// entry keeps its state (the scroll position `router.rs` remembers for Back).
 pub fn replace_url(url: &str) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+    if let Some(history) = window().and_then(|w| w.history().ok()) {
         let state = history.state().unwrap_or(JsValue::NULL);
         let _ = history.replace_state_with_url(&state, "", Some(url));
     }
@@ -252,13 +257,13 @@ pub fn typing_into_field(event: &web_sys::KeyboardEvent) -> bool {
 /// Milliseconds since the page started (`performance.now()`), for measurements the e2e
 /// suite reads; 0 when the browser has no performance clock.
 pub fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// Appends one measurement to `window.swaplabTimings[name]`, where the e2e suite reads
 /// it. Measuring is the shell's job: the core never reads a clock.
 pub fn record_timing(name: &str, ms: f64) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = window() else { return };
     let key = JsValue::from_str("swaplabTimings");
     let timings =
         js_sys::Reflect::get(&window, &key).ok().filter(|v| v.is_object()).unwrap_or_else(|| {
@@ -280,7 +285,7 @@ pub fn record_timing(name: &str, ms: f64) {
 
 /// The URL fragment without its `#` (empty when there is none).
 pub fn fragment() -> String {
-    web_sys::window()
+    window()
         .and_then(|w| w.location().hash().ok())
         .map(|h| h.trim_start_matches('#').to_owned())
         .unwrap_or_default()
@@ -288,7 +293,7 @@ pub fn fragment() -> String {
 
 /// Loads the page again from its current URL.
 pub fn reload() {
-    if let Some(window) = web_sys::window() {
+    if let Some(window) = window() {
         let _ = window.location().reload();
     }
 }
@@ -296,7 +301,7 @@ pub fn reload() {
 /// Replaces the URL fragment without a navigation or a history entry; `""` removes it.
 /// The fragment never reaches a server.
 pub fn replace_fragment(fragment: &str) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = window() else { return };
     let location = window.location();
     let (Ok(path), Ok(search)) = (location.pathname(), location.search()) else { return };
     let url = if fragment.is_empty() {
@@ -309,7 +314,7 @@ pub fn replace_fragment(fragment: &str) {
 
 /// The page's address with this fragment, for a share box.
 pub fn url_with_fragment(fragment: &str) -> String {
-    let Some(window) = web_sys::window() else { return format!("#{fragment}") };
+    let Some(window) = window() else { return format!("#{fragment}") };
     let location = window.location();
     let base = format!(
         "{}{}{}",
@@ -323,7 +328,7 @@ pub fn url_with_fragment(fragment: &str) -> String {
 /// Starts `navigator.clipboard.writeText(text)`; `None` where the browser has no
 /// asynchronous clipboard (an insecure context, an old browser).
 pub fn clipboard_write(text: &str) -> Option<js_sys::Promise> {
-    let window = web_sys::window()?;
+    let window = window()?;
     let navigator = js_sys::Reflect::get(&window, &JsValue::from_str("navigator")).ok()?;
     let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
         .ok()
@@ -337,14 +342,14 @@ pub fn clipboard_write(text: &str) -> Option<js_sys::Promise> {
 
 /// Opens the browser's print dialog.
 pub fn print_page() {
-    if let Some(window) = web_sys::window() {
+    if let Some(window) = window() {
         let _ = window.print();
     }
 }
 
 /// The page's origin, `http://host:port`, or empty when there is none.
 pub fn origin() -> String {
-    web_sys::window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
+    window().and_then(|w| w.location().origin().ok()).unwrap_or_default()
 }
 
 /// The markdown a prerendered chapter page carries (`<template id="prerendered-markdown"
@@ -352,7 +357,7 @@ pub fn origin() -> String {
 /// read once, before the app replaces the prerendered page, so the chapter shows at
 /// once instead of being fetched again.
 pub fn take_prerendered_markdown() -> Option<(String, String)> {
-    let document = web_sys::window()?.document()?;
+    let document = window()?.document()?;
     let template = document
         .get_element_by_id("prerendered-markdown")?
         .dyn_into::<web_sys::HtmlTemplateElement>()
@@ -365,5 +370,32 @@ pub fn take_prerendered_markdown() -> Option<(String, String)> {
 
 /// How far the page is scrolled down, in CSS pixels.
 pub fn scroll_y() -> f64 {
-    web_sys::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0)
+    window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0)
+}
+
+/// A CSS selector for the element that has the keyboard focus, when it can be found
+/// again in a page rendered anew: by its id, else by its tag and `aria-label`. `None`
+/// when nothing (or only the page itself) has the focus.
+pub fn focused_selector() -> Option<String> {
+    let active = window()?.document()?.active_element()?;
+    let tag = active.tag_name().to_ascii_lowercase();
+    if tag == "body" || tag == "html" {
+        return None;
+    }
+    let quoted = |text: &str| text.replace('\\', "\\\\").replace('"', "\\\"");
+    match (active.id(), active.get_attribute("aria-label")) {
+        (id, _) if !id.is_empty() => Some(format!("[id=\"{}\"]", quoted(&id))),
+        (_, Some(label)) => Some(format!("{tag}[aria-label=\"{}\"]", quoted(&label))),
+        _ => None,
+    }
+}
+
+/// Gives the keyboard focus to the first element `selector` finds, without scrolling.
+pub fn focus_selector(selector: &str) {
+    let found = window().and_then(|w| w.document()).and_then(|d| d.query_selector(selector).ok());
+    if let Some(element) = found.flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = element.focus_with_options(&options);
+    }
 }

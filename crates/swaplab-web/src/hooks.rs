@@ -210,7 +210,7 @@ pub fn use_draft(
     {
         let (slot, latest) = (slot.clone(), latest.clone());
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|window| {
+            let listener = crate::browser::window().map(|window| {
                 let (slot, latest) = (slot.clone(), latest.clone());
                 EventListener::new(&window, "pagehide", move |_| flush(&slot, &latest))
             });

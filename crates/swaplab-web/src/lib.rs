@@ -12,6 +12,8 @@ pub mod hooks;
 pub mod pages;
 pub mod panes;
 pub mod panic_banner;
+#[cfg(all(feature = "prerender", not(target_arch = "wasm32")))]
+pub mod prerender;
 pub mod route;
 pub mod router;
 pub mod state;
@@ -22,13 +24,15 @@ pub fn start() {
     panic_banner::install();
     honour_reset_request();
     // A prerendered page (`cargo xtask dist`) is replaced by the app's own rendering of
-    // the same page: keep its chapter text and the reader's place on it.
+    // the same page: keep its chapter text, the reader's place on it and the focus.
     if let Some((path, markdown)) = browser::take_prerendered_markdown() {
         pages::learn::adopt_prerendered_chapter(&path, markdown);
     }
     let place = browser::scroll_y();
+    // A reader who tabbed into the prerendered page keeps their place in it.
+    let focused = browser::focused_selector();
     let root =
-        web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
+        browser::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
     // Yew empties the element before it renders into it: hold the element's height
     // meanwhile, so the page never gets shorter than the place the reader scrolled to
     // (the browser would clamp it, and the page would jump to its top).
@@ -43,11 +47,14 @@ pub fn start() {
         if let Some(root) = root {
             let _ = root.remove_attribute("style");
         }
-        if let Some(window) = web_sys::window()
+        if let Some(window) = browser::window()
             && place > 0.0
             && (browser::scroll_y() - place).abs() > 1.0
         {
             window.scroll_to_with_x_and_y(0.0, place);
+        }
+        if let Some(selector) = &focused {
+            browser::focus_selector(selector);
         }
     })
     .forget();

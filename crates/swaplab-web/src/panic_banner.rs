@@ -100,7 +100,7 @@ pub fn show(detail: &str) {
 }
 
 fn try_show(detail: &str, rescue: &Rescue) -> Option<()> {
-    let document = web_sys::window()?.document()?;
+    let document = crate::browser::window()?.document()?;
     let body = document.body()?;
     if document.get_element_by_id("crash-banner").is_some() {
         return Some(());
@@ -139,7 +139,7 @@ fn try_show(detail: &str, rescue: &Rescue) -> Option<()> {
 
     let actions = element("p")?;
     actions.set_class_name("crash-actions");
-    let location = web_sys::window().map(|w| w.location());
+    let location = crate::browser::window().map(|w| w.location());
     let here = location.as_ref().and_then(|l| l.href().ok()).unwrap_or_default();
     let path = location.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
 

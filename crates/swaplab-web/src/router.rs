@@ -99,7 +99,7 @@ impl Navigator {
     }
 
     fn go(&self, href: &str, replace: bool) {
-        let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else { return };
+        let Some(history) = crate::browser::window().and_then(|w| w.history().ok()) else { return };
         // A new page starts where its own anchor or top is, not at a remembered place.
         ARRIVED_AT.set(None);
         forget_reloaded_place();
@@ -120,7 +120,7 @@ impl Navigator {
 
 /// Whether `href` (a path with its query and anchor) is the address bar's address now.
 fn is_current_address(href: &str) -> bool {
-    let Some(location) = web_sys::window().map(|w| w.location()) else { return false };
+    let Some(location) = crate::browser::window().map(|w| w.location()) else { return false };
     let (Ok(path), Ok(search), Ok(hash)) =
         (location.pathname(), location.search(), location.hash())
     else {
@@ -159,7 +159,7 @@ pub fn Router(props: &RouterProps) -> Html {
     {
         let moved = moved.clone();
         use_effect_with((), move |()| {
-            let listener = web_sys::window().map(|window| {
+            let listener = crate::browser::window().map(|window| {
                 gloo::events::EventListener::new(&window, "popstate", move |_| {
                     forget_reloaded_place();
                     ARRIVED_AT.set(entry_key().and_then(place_of));
@@ -177,7 +177,7 @@ pub fn Router(props: &RouterProps) -> Html {
         // The app returns the reader to their place itself. Left to the browser too
         // (`auto`), Chromium restores its own idea of the place after a Back, later
         // than ours, and the two race.
-        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        if let Some(history) = crate::browser::window().and_then(|w| w.history().ok()) {
             let _ = js_sys::Reflect::set(
                 &history,
                 &JsValue::from_str("scrollRestoration"),
@@ -188,19 +188,19 @@ pub fn Router(props: &RouterProps) -> Html {
         match entry_key() {
             Some(key) => RELOADED_AT.set(place_of(key)),
             None => {
-                if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+                if let Some(history) = crate::browser::window().and_then(|w| w.history().ok()) {
                     let _ = history.replace_state(&new_entry_state(), "");
                 }
             }
         }
-        let listeners = web_sys::window().map(|window| {
+        let listeners = crate::browser::window().map(|window| {
             let document = window.document();
             let scrolled = gloo::events::EventListener::new(&window.clone(), "scroll", move |_| {
                 if let (Some(key), Ok(y)) = (entry_key(), window.scroll_y()) {
                     PLACES.with_borrow_mut(|places| places.note(key, y));
                 }
             });
-            let left = web_sys::window().map(|window| {
+            let left = crate::browser::window().map(|window| {
                 gloo::events::EventListener::new(&window, "pagehide", |_| save_places())
             });
             let hidden = document.map(|document| {
@@ -235,6 +235,29 @@ pub fn use_route() -> Option<Route> {
 #[hook]
 pub fn use_query() -> Vec<(String, String)> {
     use_location().map(|location| query_pairs(&location.query)).unwrap_or_default()
+}
+
+/// Properties of [`StaticRouter`].
+#[derive(Properties, PartialEq)]
+pub struct StaticRouterProps {
+    /// The route its pages show.
+    pub route: Route,
+    /// What it wraps.
+    pub children: Html,
+}
+
+/// A [`Router`] fixed at one route with no browser behind it, for rendering pages
+/// natively (`prerender.rs`). Its links are relative to the page's `<base href>`
+/// (`./play`), so one rendering serves at `/` and under a sub-path; it never moves.
+#[component]
+pub fn StaticRouter(props: &StaticRouterProps) -> Html {
+    let state = RouterState {
+        location: Location { route: props.route.clone(), query: String::new() },
+        navigator: Navigator { base: Rc::from("."), moved: Callback::noop() },
+    };
+    html! {
+        <ContextProvider<RouterState> context={state}>{ props.children.clone() }</ContextProvider<RouterState>>
+    }
 }
 
 /// The navigator; `None` outside a [`Router`].
@@ -345,7 +368,7 @@ fn place_of(key: u64) -> Option<f64> {
 }
 
 fn session_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.session_storage().ok().flatten()
+    crate::browser::window()?.session_storage().ok().flatten()
 }
 
 fn load_places() -> String {
@@ -366,7 +389,7 @@ fn save_places() {
 /// made: the page should then not move to an anchor or its top itself.
 pub fn return_after_reload(complete: bool) -> bool {
     let Some(y) = RELOADED_AT.get() else { return false };
-    let Some(window) = web_sys::window() else { return false };
+    let Some(window) = crate::browser::window() else { return false };
     let room = window
         .document()
         .and_then(|d| d.document_element())
@@ -394,7 +417,7 @@ fn new_entry_state() -> JsValue {
 
 /// The current history entry's key, if the router gave it one.
 fn entry_key() -> Option<u64> {
-    let state = web_sys::window()?.history().ok()?.state().ok()?;
+    let state = crate::browser::window()?.history().ok()?.state().ok()?;
     let key = js_sys::Reflect::get(&state, &JsValue::from_str(ENTRY_KEY)).ok()?.as_f64()?;
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     Some(key as u64)
@@ -415,7 +438,7 @@ pub fn plain_click(e: &MouseEvent) -> bool {
 /// The `<base href>`'s path without its trailing `/`: `""` at the root, `/sub` under a
 /// sub-path.
 fn base_path() -> String {
-    let base = web_sys::window()
+    let base = crate::browser::window()
         .and_then(|w| w.document())
         .and_then(|d| d.base_uri().ok().flatten())
         .and_then(|uri| web_sys::Url::new(&uri).ok())
@@ -432,7 +455,7 @@ pub fn current_route() -> Route {
 
 /// Where the address bar is now, relative to `base`.
 fn current_location(base: &str) -> Location {
-    let location = web_sys::window().map(|w| w.location());
+    let location = crate::browser::window().map(|w| w.location());
     let path = location.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
     let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     let relative = path.strip_prefix(base).unwrap_or(&path);

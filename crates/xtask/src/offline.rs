@@ -4,7 +4,7 @@
 //!
 //! The committed `www/sw.js` holds one placeholder line, `const PRECACHE = {…};`; the
 //! built copy's line names every file in `dist/` (relative to `sw.js`, with `/`) except
-//! `sw.js` itself, `404.html` (a copy of `index.html`) and hidden files. The version is a
+//! `sw.js` itself and hidden files (`404.html`, the app's shell, included). The version is a
 //! hash of those names and contents, so a deploy that changes any file changes `sw.js`,
 //! which is what makes browsers install the new cache.
 
@@ -42,7 +42,7 @@ pub fn write_manifest(dist: &Path) -> Result<usize> {
 }
 
 /// Every file the built site serves, as paths relative to `dist` joined with `/`, sorted:
-/// all but `404.html` (a copy of `index.html`) and hidden files. The worker precaches
+/// all but hidden files. The worker precaches
 /// these but itself; the budget stage measures them all.
 pub fn served_files(dist: &Path) -> Result<Vec<String>> {
     let mut files = Vec::new();
@@ -56,7 +56,7 @@ fn list_files(dir: &Path, prefix: &str, out: &mut Vec<String>) -> Result<()> {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let relative = format!("{prefix}{name}");
-        if name.starts_with('.') || (prefix.is_empty() && name == "404.html") {
+        if name.starts_with('.') {
             continue;
         }
         let kind = entry.file_type()?;
@@ -171,7 +171,7 @@ mod tests {
     }
 
     #[test]
-    fn the_manifest_lists_built_files_but_not_the_worker_its_copy_or_hidden_files() {
+    fn the_manifest_lists_built_files_and_the_shell_but_not_the_worker_or_hidden_files() {
         let dist = scratch_dist(
             "offline",
             &[
@@ -183,18 +183,18 @@ mod tests {
                 ("sw.js", SCRIPT),
             ],
         );
-        assert_eq!(write_manifest(&dist).unwrap(), 3);
+        assert_eq!(write_manifest(&dist).unwrap(), 4);
         let written = fs::read_to_string(dist.join("sw.js")).unwrap();
         let line = written.lines().find(|l| l.starts_with(PLACEHOLDER)).unwrap();
         let json = line.strip_prefix(PLACEHOLDER).unwrap().strip_suffix(';').unwrap();
         let manifest: serde_json::Value = serde_json::from_str(json).unwrap();
         assert_eq!(
             manifest["files"],
-            serde_json::json!(["app-1234.wasm", "index.html", "snippets/x/inline0.js"])
+            serde_json::json!(["404.html", "app-1234.wasm", "index.html", "snippets/x/inline0.js"])
         );
         let version = manifest["version"].as_str().unwrap().to_owned();
         // A changed file is a new version; an unchanged site keeps its version.
-        assert_eq!(write_manifest(&dist).unwrap(), 3);
+        assert_eq!(write_manifest(&dist).unwrap(), 4);
         assert!(fs::read_to_string(dist.join("sw.js")).unwrap().contains(&version));
         fs::write(dist.join("index.html"), "<html lang=en>").unwrap();
         write_manifest(&dist).unwrap();

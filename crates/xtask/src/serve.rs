@@ -2,7 +2,8 @@
 //!
 //! Serves files under the public URL, answers every other path under it that looks like
 //! a route (no file extension) with its prerendered `<route>/index.html` when the build
-//! wrote one, else with `index.html`, so deep links work, and refuses
+//! wrote one, else with the app's shell `404.html` (as a static host answers a path it
+//! has no file for), so deep links work, and refuses
 //! anything that would leave the site's folder. Text and wasm go out gzipped when the
 //! browser accepts it, as a static host sends them.
 //!
@@ -243,9 +244,10 @@ fn respond(dist: &Path, base: &str, target: &str) -> Response {
     let last = relative.rsplit('/').next().unwrap_or_default();
     if !last.contains('.') {
         // A route such as learn/the-agent or play: its prerendered page when the build
-        // wrote one, else the app's shell, which decides what to show.
+        // wrote one, else the app's shell, which decides what to show. (`index.html` is
+        // the start page's own.)
         let page = Some(file.join("index.html")).filter(|p| p.is_file());
-        if let Ok(body) = fs::read(page.unwrap_or_else(|| dist.join("index.html"))) {
+        if let Ok(body) = fs::read(page.unwrap_or_else(|| dist.join("404.html"))) {
             return Response {
                 status: "200 OK",
                 content_type: "text/html; charset=utf-8",
@@ -408,7 +410,9 @@ mod tests {
         let dist = crate::offline::scratch_dist(
             "serve-gzip",
             &[
-                ("index.html", "<!doctype html><p>shell</p>"),
+                ("index.html", "<!doctype html><p>start page</p>"),
+                ("404.html", "<!doctype html><p>shell</p>"),
+                ("learn/the-agent/index.html", "<!doctype html><p>chapter</p>"),
                 ("app.js", &script),
                 ("icon.png", "not text"),
             ],
@@ -432,9 +436,17 @@ mod tests {
         assert!(!head.contains("Content-Encoding"), "{head}");
         assert_eq!(body, script.as_bytes());
 
-        // A route answered with the shell is compressed like the file itself.
+        // A route answered with its page is compressed like the file itself.
         let (head, _) = get("/learn/the-agent", "Accept-Encoding: gzip\r\n");
         assert!(head.starts_with("HTTP/1.1 200 OK") && head.contains("Content-Encoding: gzip"));
+        // A route gets its prerendered page, else the shell; the start page is its own.
+        for (path, page) in
+            [("/learn/the-agent", "chapter"), ("/play", "shell"), ("/", "start page")]
+        {
+            let (head, body) = get(path, "");
+            let body = String::from_utf8(body).unwrap();
+            assert!(head.starts_with("HTTP/1.1 200 OK") && body.contains(page), "{path}: {body}");
+        }
         // Images are already compressed; errors stay readable as they are.
         let (head, body) = get("/icon.png", "Accept-Encoding: gzip\r\n");
         assert!(!head.contains("Content-Encoding") && body == b"not text", "{head}");

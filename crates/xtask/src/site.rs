@@ -65,7 +65,10 @@ pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) 
     fs::copy(&index, dist.join("404.html"))
         .with_context(|| format!("copying {}", index.display()))?;
     let written = write_prerendered(dist, &page)?;
-    note(&format!("✓ {written} reading pages prerendered (the chapter list and every chapter)"));
+    note(&format!(
+        "✓ {written} pages prerendered (the start page, the chapters, the playground, the \
+         examples, the exercises and the workshop's)"
+    ));
     let precached = offline::write_manifest(dist).context("preparing the service worker")?;
     note(&format!("✓ sw.js precaches {precached} built files"));
     Ok(())
@@ -77,11 +80,17 @@ pub fn build(root: &Path, toolchain: &Toolchain, dist: &Path, public_url: &str) 
 /// the built `index.html` (its policy and scripts untouched) with the page's title,
 /// description, Open Graph tags, a header of plain links, and its content in `<main>`.
 fn write_prerendered(dist: &Path, shell: &str) -> Result<usize> {
-    let pages = swaplab_content::prerender::pages();
+    // Each widget as the app renders it, results included, so the takeover cannot move it.
+    let mut pages = swaplab_content::prerender::pages_with(&|body, line| {
+        swaplab_web::prerender::widget_html(body, line).ok()
+    });
+    pages.extend(swaplab_web::prerender::app_pages().context("rendering the app's pages")?);
     for page in &pages {
         let html = prerendered_page(shell, page)
             .with_context(|| format!("prerendering /{}", page.path))?;
-        let dir = dist.join(&page.path);
+        // The start page is `index.html`; `404.html` stays the shell every other route
+        // falls back to.
+        let dir = if page.path.is_empty() { dist.to_path_buf() } else { dist.join(&page.path) };
         fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         fs::write(dir.join("index.html"), html)
             .with_context(|| format!("writing {}/index.html", dir.display()))?;
@@ -135,6 +144,10 @@ pub fn prerendered_page(shell: &str, page: &swaplab_content::prerender::Page) ->
     let (_, main_start) = find_tag(&html, "main", "id", "main").context("the page has no main")?;
     let main_end = html[main_start..].find("</main>").context("an unclosed main")? + main_start;
     html.replace_range(main_start..main_end, &main);
+    if page.follows_address {
+        // Hidden when the address names another state (`www/theme.js`, `style.css`).
+        html.insert_str(main_start - 1, " data-follows-address");
+    }
     Ok(html)
 }
 

@@ -217,6 +217,9 @@ pub fn Editor(props: &EditorProps) -> Html {
                         autocapitalize="off"
                         autocomplete="off"
                         wrap="off"
+                        // Prerendered (`prerender.rs`), typing would be lost when the app
+                        // takes the page over: the text can be read and selected until then.
+                        readonly={!cfg!(target_arch = "wasm32")}
                         value={text.clone()}
                         {oninput}
                         {onscroll}
@@ -441,13 +444,14 @@ fn gutter_numbers(lines: usize, diagnostics: &[EditorDiagnostic]) -> Html {
 /// underlined spans lie under the textarea, so their own `title` never shows.
 fn hover_message(e: &MouseEvent, any: bool) {
     let area: HtmlTextAreaElement = e.target_unchecked_into();
-    let message = any.then(|| web_sys::window()?.document()).flatten().and_then(|document| {
-        let under = document.elements_from_point(e.client_x() as f32, e.client_y() as f32);
-        under.iter().find_map(|node| {
-            let element = node.dyn_into::<web_sys::Element>().ok()?;
-            element.class_list().contains("diag").then(|| element.get_attribute("title"))?
-        })
-    });
+    let message =
+        any.then(|| crate::browser::window()?.document()).flatten().and_then(|document| {
+            let under = document.elements_from_point(e.client_x() as f32, e.client_y() as f32);
+            under.iter().find_map(|node| {
+                let element = node.dyn_into::<web_sys::Element>().ok()?;
+                element.class_list().contains("diag").then(|| element.get_attribute("title"))?
+            })
+        });
     match message {
         Some(message) if area.title() != message => area.set_title(&message),
         None if area.has_attribute("title") => {
@@ -603,7 +607,7 @@ fn apply(area: &HtmlTextAreaElement, edit: &Edit) {
 
 /// `document.execCommand(command, false, value)`, when the browser has it and does it.
 fn exec_command(command: &str, value: &str) -> bool {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return false };
+    let Some(document) = crate::browser::window().and_then(|w| w.document()) else { return false };
     let Ok(exec) = js_sys::Reflect::get(&document, &JsValue::from_str("execCommand")) else {
         return false;
     };

@@ -230,7 +230,7 @@ fn use_arrow_keys(previous: Option<&'static str>, next: Option<&'static str>) {
     let navigator = use_navigator();
     use_effect_with((previous, next), move |(previous, next)| {
         let (previous, next) = (*previous, *next);
-        let listener = web_sys::window().map(|window| {
+        let listener = crate::browser::window().map(|window| {
             gloo::events::EventListener::new_with_options(
                 &window,
                 "keydown",

@@ -16,14 +16,16 @@ pub use not_found::NotFoundPage;
 pub use play::PlayPage;
 pub use workshop::{ReceiptsPage, WorkshopExercisesPage, WorkshopPage};
 
-/// Sets the document title for a page: "<page> — Swap Lab", or "Swap Lab" alone.
+/// The document title for a page: "<page> — Swap Lab", or the site's own for the start.
+pub fn title(page: Option<&str>) -> String {
+    match page {
+        Some(page) => format!("{page} — Swap Lab"),
+        None => "Swap Lab — is an MCP server a drop-in replacement?".to_owned(),
+    }
+}
+
+/// Sets the document title for a page ([`title`]).
 #[yew::hook]
 pub fn use_title(page: Option<String>) {
-    yew::use_effect_with(page, |page| {
-        let title = match page {
-            Some(page) => format!("{page} — Swap Lab"),
-            None => "Swap Lab — is an MCP server a drop-in replacement?".to_owned(),
-        };
-        crate::browser::set_title(&title);
-    });
+    yew::use_effect_with(page, |page| crate::browser::set_title(&title(page.as_deref())));
 }

@@ -271,7 +271,7 @@ fn PresenterView(props: &PresenterViewProps) -> Html {
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |()| {
-            let listener = web_sys::window().map(|window| {
+            let listener = browser::window().map(|window| {
                 let options = EventListenerOptions::enable_prevent_default();
                 EventListener::new_with_options(&window, "keydown", options, move |event| {
                     let Some(event) = event.dyn_ref::<KeyboardEvent>() else { return };

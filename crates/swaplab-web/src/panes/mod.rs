@@ -21,7 +21,7 @@ use swaplab_core::sim::trace::IdTrace;
 pub use analysis::{Analysis, SharedAnalysis};
 pub use diff::DiffPane;
 pub use results::{InitialRun, ResultsPanel, Tab};
-pub use widget::{Widget, WidgetBlock};
+pub use widget::{Widget, WidgetBlock, WidgetBlockProps};
 
 /// Open a file, at a line when known.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -209,7 +209,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
         let tab = tab.clone();
         use_effect_with(*tab, move |current| {
             let current = *current;
-            let listener = web_sys::window().map(|window| {
+            let listener = crate::browser::window().map(|window| {
                 gloo::events::EventListener::new_with_options(
                     &window,
                     "keydown",
@@ -305,7 +305,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             };
             e.prevent_default();
             tab.set(next);
-            if let Some(button) = web_sys::window()
+            if let Some(button) = crate::browser::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.get_element_by_id(&format!("tab-{}", next.id())))
                 .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok())

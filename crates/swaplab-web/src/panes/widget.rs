@@ -34,6 +34,9 @@ struct State {
     analysis: SharedAnalysis,
 }
 
+/// Whether the widget runs in the browser, rather than being prerendered natively.
+const LIVE: bool = cfg!(target_arch = "wasm32");
+
 thread_local! {
     static STATES: RefCell<BTreeMap<String, Option<State>>> = const { RefCell::new(BTreeMap::new()) };
 }
@@ -196,7 +199,9 @@ pub fn Widget(props: &WidgetProps) -> Html {
         (_, None) => html! {
             <div class="widget-idle">
                 <p>{ run_description(&spec, &state) }</p>
-                <button type="button" class="button primary widget-run" onclick={on_run}>{ "▶ Run" }</button>
+                // Prerendered (`prerender.rs`), the button waits for the app to take over.
+                <button type="button" class="button primary widget-run" onclick={on_run}
+                        disabled={!LIVE} title={(!LIVE).then_some("Runs once Swap Lab's script has loaded")}>{ "▶ Run" }</button>
             </div>
         },
     };

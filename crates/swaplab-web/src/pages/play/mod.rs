@@ -350,7 +350,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
     {
         let draft = draft.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|window| {
+            let listener = crate::browser::window().map(|window| {
                 EventListener::new(&window, "hashchange", move |_| {
                     // An anchor on the page is not a link to open.
                     let text = fragment();
@@ -367,10 +367,11 @@ fn Playground(props: &PlaygroundProps) -> Html {
             move || drop(listener)
         });
     }
-    let on_open = {
-        let state = state.clone();
-        Callback::from(move |file: FileRef| state.dispatch(Action::Open(file)))
-    };
+    // The same callbacks on every render, so the file tree (which compares its props)
+    // is not rebuilt as the reader types.
+    let on_open =
+        use_callback(state.dispatcher(), |file: FileRef, to| to.dispatch(Action::Open(file)));
+    let on_action = use_callback(state.dispatcher(), |action: Action, to| to.dispatch(action));
     let statuses = use_memo((changes.clone(), origin.pristine.clone()), {
         let state = state.clone();
         move |(changes, pristine)| Rc::new(file_statuses(&state.0, changes, pristine))
@@ -445,7 +446,7 @@ fn Playground(props: &PlaygroundProps) -> Html {
             { for conflict_notice(&notice_context) }
             { notice_list(&notice_context) }
             <div class="play-grid">
-                <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} on_action={state.dispatcher().to_callback()} />
+                <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} {on_action} />
                 { editor }
                 <ResultsPanel analysis={(*analysis).clone()} stale={analysis.revision != state.0.revision}
                               workspace={workspace.clone()} changes={changes} open={state.0.open.clone()} on_open={on_open.clone()} {on_goto}

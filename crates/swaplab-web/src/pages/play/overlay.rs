@@ -36,7 +36,7 @@ fn Dialog(props: &DialogProps) -> Html {
     {
         let boxed = boxed.clone();
         use_effect_with((), move |_| {
-            let opener = web_sys::window()
+            let opener = crate::browser::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.active_element())
                 .and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok());
@@ -83,7 +83,8 @@ fn focusable(boxed: &NodeRef) -> Vec<web_sys::HtmlElement> {
 /// last: the focus goes round the dialog instead of to the page behind it.
 fn keep_tab_inside(e: &KeyboardEvent, controls: &[web_sys::HtmlElement]) {
     let (Some(first), Some(last)) = (controls.first(), controls.last()) else { return };
-    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    let active =
+        crate::browser::window().and_then(|w| w.document()).and_then(|d| d.active_element());
     let at = |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == &**el);
     let inside = controls.iter().any(&at);
     let wrap_to = match (e.shift_key(), inside) {
@@ -193,7 +194,7 @@ pub(super) fn use_shortcuts(
     let latest = use_mut_ref(|| (run_now.clone(), share.clone(), overlay.clone()));
     *latest.borrow_mut() = (run_now, share, overlay);
     use_effect_with((), move |_| {
-        let listener = web_sys::window().map(|window| {
+        let listener = crate::browser::window().map(|window| {
             EventListener::new_with_options(
                 &window,
                 "keydown",
