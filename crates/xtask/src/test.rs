@@ -77,7 +77,7 @@ pub fn run(root: &Path) -> Result<ExitCode> {
             let (mut passed, mut failed) = budget::check(root, &dist)?;
             let checks: [(&str, CheckFn); 2] = [
                 (
-                    "Native review's median against budgets.toml (criterion, 50 samples)",
+                    "Native review's instructions against budgets.toml (callgrind)",
                     budget::check_review,
                 ),
                 (

@@ -28,7 +28,7 @@ pub const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub enum Need {
     /// Building the site: the wasm target, Trunk, wasm-bindgen, wasm-opt.
     Site,
-    /// Also the tests: Playwright, Chromium and ChromeDriver.
+    /// Also the tests: Playwright, Chromium and ChromeDriver, and valgrind.
     Tests,
 }
 
@@ -66,6 +66,7 @@ pub fn prepare(root: &Path, need: Need) -> Result<Toolchain> {
     ensure_wasm_bindgen(&path, &install_bin, &wasm_bindgen_version)?;
     ensure_npm_packages(root, &path)?;
     let (chromium, chromedriver) = if need == Need::Tests {
+        ensure_valgrind(&path)?;
         let (chromium, driver) = ensure_chromium(&path)?;
         (Some(chromium), Some(driver))
     } else {
@@ -255,27 +256,11 @@ fn ensure_chromium(path: &OsString) -> Result<(PathBuf, PathBuf)> {
         note(&format!("✓ {} and {}", version.trim(), driver.display()));
         return Ok((chromium, driver));
     }
-    let root_user = probe("id", &["-u"], path).as_deref() == Some("0");
-    if !root_user {
-        bail!(
-            "Chromium and ChromeDriver are needed for the browser tests but are missing, and \
-             installing them needs root. Run `sudo apt-get install -y chromium chromium-driver` \
-             and then this command again."
-        );
-    }
-    note(
-        "• Installing Debian's chromium and chromium-driver with apt-get: the wasm tests and \
-         the end-to-end tests run in headless Chromium. About a minute.",
-    );
-    let apt = |args: &[&str]| {
-        run(Command::new("apt-get")
-            .args(args)
-            .env("PATH", path)
-            .env("DEBIAN_FRONTEND", "noninteractive"))
-    };
-    apt(&["update"]).context("`apt-get update` failed; is the Debian mirror reachable?")?;
-    apt(&["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"])
-        .context("installing chromium failed; the apt-get output above says why")?;
+    apt_install(
+        path,
+        &["chromium", "chromium-driver"],
+        "the wasm tests and the end-to-end tests run in headless Chromium. About a minute",
+    )?;
     match (find("chromium"), find("chromedriver")) {
         (Some(chromium), Some(driver)) => {
             note(&format!("✓ {} and {}", chromium.display(), driver.display()));
@@ -283,6 +268,44 @@ fn ensure_chromium(path: &OsString) -> Result<(PathBuf, PathBuf)> {
         }
         _ => bail!("apt-get finished but chromium or chromedriver is still not on PATH"),
     }
+}
+
+/// Valgrind, whose callgrind counts the instructions of the budget on native `review`.
+fn ensure_valgrind(path: &OsString) -> Result<()> {
+    if let Some(version) = probe("valgrind", &["--version"], path) {
+        note(&format!("✓ {}", version.trim()));
+        return Ok(());
+    }
+    apt_install(
+        path,
+        &["valgrind"],
+        "its callgrind counts the instructions native `review` executes, for its budget",
+    )?;
+    expect_version("valgrind", &["--version"], path, "valgrind-")
+}
+
+/// Installs Debian `packages` with apt-get (as root), saying `why` first.
+fn apt_install(path: &OsString, packages: &[&str], why: &str) -> Result<()> {
+    let list = packages.join(" ");
+    let root_user = probe("id", &["-u"], path).as_deref() == Some("0");
+    if !root_user {
+        bail!(
+            "{list} is needed but missing, and installing it needs root. Run \
+             `sudo apt-get install -y {list}` and then this command again."
+        );
+    }
+    note(&format!("• Installing Debian's {list} with apt-get: {why}."));
+    let apt = |args: &[&str]| {
+        run(Command::new("apt-get")
+            .args(args)
+            .env("PATH", path)
+            .env("DEBIAN_FRONTEND", "noninteractive"))
+    };
+    apt(&["update"]).context("`apt-get update` failed; is the Debian mirror reachable?")?;
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend_from_slice(packages);
+    apt(&install)
+        .with_context(|| format!("installing {list} failed; the apt-get output above says why"))
 }
 
 fn expect_version(program: &str, args: &[&str], path: &OsString, wanted: &str) -> Result<()> {
