@@ -11,6 +11,8 @@
 //! with its new line, blank on the missing side). Both are plain serializable data, so
 //! the web app and the command line render the same hunks.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use similar::DiffOp;
 use similar::algorithms::{Capture, Compact, Replace, myers};
@@ -588,27 +590,71 @@ pub struct FileChange {
 
 /// Compares every path of two projects, sorted by path.
 pub fn project_changes(old: &Project, new: &Project) -> Vec<FileChange> {
+    project_changes_with(old, new, &mut ChangesMemo::default())
+}
+
+/// What [`project_changes_with`] compared last time: each path's two texts (shared, so
+/// a text the reader did not touch is the same allocation in the next revision) and
+/// what the comparison found.
+#[derive(Debug, Default)]
+pub struct ChangesMemo {
+    kept: Vec<Compared>,
+}
+
+/// One path's texts before and after (shared), and what comparing them found.
+type Compared = (Option<Arc<str>>, Option<Arc<str>>, FileChange);
+
+/// [`project_changes`], reusing `memo`'s result for every path whose two texts are the
+/// ones it compared last time: a keystroke in one file of a swap that changed hundreds
+/// diffs one file, not hundreds. Same result as [`project_changes`].
+pub fn project_changes_with(
+    old: &Project,
+    new: &Project,
+    memo: &mut ChangesMemo,
+) -> Vec<FileChange> {
     let mut paths: Vec<&str> =
         old.files().map(|(p, _)| p).chain(new.files().map(|(p, _)| p)).collect();
     crate::order::sort(&mut paths);
     paths.dedup();
-    paths
+    let same = |a: Option<&Arc<str>>, b: &Option<Arc<str>>| match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    };
+    let kept = std::mem::take(&mut memo.kept);
+    memo.kept = paths
         .into_iter()
         .map(|path| {
-            let (status, added, removed) = match (old.file(path), new.file(path)) {
-                (Some(a), Some(b)) if a == b => (ChangeStatus::Unchanged, 0, 0),
-                (Some(a), Some(b)) => {
-                    let changed = changed_lines(a, b);
-                    let added = changed.iter().filter(|l| l.kind == LineKind::Added).count();
-                    (ChangeStatus::Modified, added, changed.len() - added)
-                }
-                (None, Some(b)) => (ChangeStatus::Added, line_count(b), 0),
-                (Some(a), None) => (ChangeStatus::Removed, 0, line_count(a)),
-                (None, None) => unreachable!("every path comes from one of the two projects"),
+            let (a, b) = (old.shared_file(path), new.shared_file(path));
+            let earlier = kept
+                .binary_search_by(|(_, _, change)| change.path.as_str().cmp(path))
+                .ok()
+                .map(|at| &kept[at])
+                .filter(|(was_a, was_b, _)| same(a, was_a) && same(b, was_b));
+            let change = match earlier {
+                Some((_, _, change)) => change.clone(),
+                None => compare_file(path, a.map(|t| &**t), b.map(|t| &**t)),
             };
-            FileChange { path: path.to_owned(), status, added, removed }
+            (a.cloned(), b.cloned(), change)
         })
-        .collect()
+        .collect();
+    memo.kept.iter().map(|(_, _, change)| change.clone()).collect()
+}
+
+/// How one path differs between two projects: its texts on each side, if any.
+fn compare_file(path: &str, old: Option<&str>, new: Option<&str>) -> FileChange {
+    let (status, added, removed) = match (old, new) {
+        (Some(a), Some(b)) if a == b => (ChangeStatus::Unchanged, 0, 0),
+        (Some(a), Some(b)) => {
+            let changed = changed_lines(a, b);
+            let added = changed.iter().filter(|l| l.kind == LineKind::Added).count();
+            (ChangeStatus::Modified, added, changed.len() - added)
+        }
+        (None, Some(b)) => (ChangeStatus::Added, line_count(b), 0),
+        (Some(a), None) => (ChangeStatus::Removed, 0, line_count(a)),
+        (None, None) => unreachable!("every path comes from one of the two projects"),
+    };
+    FileChange { path: path.to_owned(), status, added, removed }
 }
 
 fn line_count(text: &str) -> usize {

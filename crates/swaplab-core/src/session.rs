@@ -356,7 +356,7 @@ impl Session {
         let mut edited: Vec<FileRef> = self
             .workspace
             .files()
-            .filter(|(file, text)| pristine.file(file) != Some(*text))
+            .filter(|(file, _)| !self.workspace.same_file(pristine, file))
             .map(|(file, _)| file)
             .collect();
         edited.extend(

@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -88,10 +89,14 @@ impl fmt::Display for FileRef {
 }
 
 /// A project: relative path → file text, sorted by path.
+///
+/// The texts are shared: a session copies its workspace on every keystroke (the page
+/// keeps the previous revision), and copying shares every text but the edited one
+/// instead of duplicating megabytes for a large project.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Project {
-    files: BTreeMap<String, String>,
+    files: BTreeMap<String, Arc<str>>,
 }
 
 impl Project {
@@ -102,18 +107,28 @@ impl Project {
         T: Into<String>,
     {
         Project {
-            files: crate::order::map_of(files.into_iter().map(|(p, t)| (p.into(), t.into()))),
+            files: crate::order::map_of(
+                files
+                    .into_iter()
+                    .map(|(p, t)| (p.into(), Arc::<str>::from(Into::<String>::into(t)))),
+            ),
         }
     }
 
     /// The text of the file at `path`, if there is one.
     pub fn file(&self, path: &str) -> Option<&str> {
-        self.files.get(path).map(String::as_str)
+        self.files.get(path).map(|text| &**text)
+    }
+
+    /// The text of the file at `path` as shared between copies of the project: two
+    /// revisions hold the same allocation for every file not written in between.
+    pub(crate) fn shared_file(&self, path: &str) -> Option<&Arc<str>> {
+        self.files.get(path)
     }
 
     /// Every file, sorted by path.
     pub fn files(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.files.iter().map(|(p, t)| (p.as_str(), t.as_str()))
+        self.files.iter().map(|(p, t)| (p.as_str(), &**t))
     }
 
     /// How many files the project holds.
@@ -127,11 +142,11 @@ impl Project {
     }
 
     fn set(&mut self, path: String, text: String) {
-        self.files.insert(path, text);
+        self.files.insert(path, Arc::from(text));
     }
 
     fn remove(&mut self, path: &str) -> Option<String> {
-        self.files.remove(path)
+        self.files.remove(path).map(|text| text.to_string())
     }
 }
 
@@ -174,6 +189,18 @@ impl Workspace {
     /// The text of one file.
     pub fn file(&self, file: &FileRef) -> Option<&str> {
         self.area(file.area).file(&file.path)
+    }
+
+    /// Whether `file` holds the same text here as in `other` (both without it counts as
+    /// the same). A text neither copy has written since they parted is one shared
+    /// allocation, so most files are told apart without reading them.
+    pub fn same_file(&self, other: &Workspace, file: &FileRef) -> bool {
+        let (a, b) = (self.area(file.area), other.area(file.area));
+        match (a.shared_file(&file.path), b.shared_file(&file.path)) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            (None, None) => true,
+            _ => false,
+        }
     }
 
     /// Writes one file, creating it when it does not exist.

@@ -108,8 +108,10 @@ pub struct DraftSlot {
     /// A session showing exactly this is "no draft": the example as shipped. `None`
     /// (an exercise): every version is stored.
     pristine: Option<Rc<Workspace>>,
-    /// What `key` held when this tab last read or wrote it.
-    baseline: Option<String>,
+    /// What `key` held when this tab last read or wrote it. Shared, not copied: the
+    /// crash banner keeps a clone of the slot at every keystroke, and a large
+    /// workspace's draft is megabytes.
+    baseline: Option<Rc<str>>,
     /// The reader changed something that is not stored yet.
     unsaved: bool,
 }
@@ -122,7 +124,7 @@ impl DraftSlot {
         pristine: Option<Rc<Workspace>>,
     ) -> Self {
         let key = key.into();
-        let baseline = store.get(&key);
+        let baseline = store.get(&key).map(Rc::from);
         DraftSlot { key, pristine, baseline, unsaved: false }
     }
 
@@ -158,7 +160,7 @@ impl DraftSlot {
 
     /// Whether the store holds a draft this tab has not seen: another tab saved it.
     pub fn changed_elsewhere(&self, store: &impl Store) -> bool {
-        store.get(&self.key) != self.baseline
+        store.get(&self.key).as_deref() != self.baseline.as_deref()
     }
 
     /// Reads the stored draft as the page opens. A draft that is the example itself is
@@ -196,7 +198,7 @@ impl DraftSlot {
         match written {
             Ok(()) => {
                 let saved = if text.is_some() { Saved::Stored } else { Saved::Removed };
-                self.baseline = text;
+                self.baseline = text.map(Rc::from);
                 self.unsaved = false;
                 saved
             }
@@ -258,7 +260,7 @@ impl DraftSlot {
                 )
             })?;
         }
-        self.baseline = theirs_text;
+        self.baseline = theirs_text.map(Rc::from);
         self.unsaved = false;
         Ok(theirs)
     }
@@ -274,7 +276,7 @@ impl DraftSlot {
                 )
             })?;
         }
-        self.baseline = theirs;
+        self.baseline = theirs.map(Rc::from);
         Ok(self.save(store, mine))
     }
 

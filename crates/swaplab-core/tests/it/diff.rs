@@ -334,3 +334,41 @@ fn changed_lines_are_the_full_diffs_changed_lines_without_emphasis() {
         assert_eq!(quick, full, "old:\n{old}\nnew:\n{new}");
     }
 }
+
+/// The memo gives what a comparison from nothing gives, revision after revision: after
+/// an edit, after a file added and one removed, and after an edit back to the old text.
+#[test]
+fn project_changes_with_a_memo_match_a_fresh_comparison() {
+    use swaplab_core::diff::{ChangesMemo, project_changes_with};
+    use swaplab_core::{Area, FileRef};
+
+    let mut workspace = Workspace::default();
+    let before = FileRef::new(Area::Before, "skills/a/skill.md");
+    let after = FileRef::new(Area::After, "skills/a/skill.md");
+    workspace.set_file(&before, "one\ntwo\n");
+    workspace.set_file(&after, "one\n2\n");
+    workspace.set_file(&FileRef::new(Area::Before, "gone.yml"), "x: 1\n");
+    let mut memo = ChangesMemo::default();
+    let mut check = |workspace: &Workspace| {
+        let memoised = project_changes_with(&workspace.before, &workspace.after, &mut memo);
+        assert_eq!(memoised, project_changes(&workspace.before, &workspace.after));
+        memoised
+    };
+    let first = check(&workspace);
+    assert_eq!(first.len(), 2);
+
+    let mut next = workspace.clone();
+    next.set_file(&after, "one\n2\nthree\n");
+    next.set_file(&FileRef::new(Area::After, "new.yml"), "y: 2\n");
+    let second = check(&next);
+    assert_eq!(second.len(), 3, "{second:?}");
+    assert_ne!(first, second);
+
+    next.remove_file(&FileRef::new(Area::Before, "gone.yml"));
+    next.set_file(&after, "one\ntwo\n");
+    let third = check(&next);
+    assert_eq!(
+        third.iter().find(|c| c.path == "skills/a/skill.md").unwrap().status,
+        ChangeStatus::Unchanged
+    );
+}

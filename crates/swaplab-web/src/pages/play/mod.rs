@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use swaplab_content::{DEFAULT_EXAMPLE, ExampleInfo, example};
-use swaplab_core::diff::project_changes;
+use swaplab_core::diff::{ChangesMemo, project_changes_with};
 use swaplab_core::permalink::{Link, decode, encode, is_private};
 use swaplab_core::session::{Action, Session, decode_draft, encode_draft};
 use swaplab_core::sim::Side;
@@ -319,8 +319,12 @@ fn Playground(props: &PlaygroundProps) -> Html {
     let shared = use_state(|| None::<String>);
 
     let workspace = state.0.workspace.clone();
-    // One comparison of the two projects per change, shared by the tree and the diff.
-    let changes = use_memo(workspace.clone(), |ws| project_changes(&ws.before, &ws.after));
+    // One comparison of the two projects per change, shared by the tree and the diff;
+    // the memo keeps each file's, so a keystroke compares only the file it changed.
+    let changes_memo = use_mut_ref(ChangesMemo::default);
+    let changes = use_memo(workspace.clone(), move |ws| {
+        project_changes_with(&ws.before, &ws.after, &mut changes_memo.borrow_mut())
+    });
     // Every result, recomputed once typing pauses: typing never waits for it.
     let Rerun { analysis, run_now } = use_rerun(&state.0);
     let goto = use_state(|| None::<(u32, u64)>);
