@@ -41,6 +41,22 @@ export function budget(name) {
   return value;
 }
 
+/** Runs `body(throttleAgain, cdp)` with a CDP session on `page` and the CPU slowed
+ *  `rate` times (CDP Emulation.setCPUThrottlingRate); `throttleAgain()` sets the rate
+ *  once more, for after a navigation (the renderer may change with it). Afterwards the
+ *  rate is back to 1 and the session closed, whatever happened. */
+async function withSlowCpu(page, rate, body) {
+  const cdp = await page.context().newCDPSession(page);
+  const throttleAgain = () => cdp.send("Emulation.setCPUThrottlingRate", { rate });
+  try {
+    await throttleAgain();
+    return await body(throttleAgain, cdp);
+  } finally {
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 }).catch(() => {});
+    await cdp.detach().catch(() => {});
+  }
+}
+
 async function watchInteractive(page) {
   await page.addInitScript((started) => {
     const ready = () =>
@@ -70,20 +86,15 @@ async function interactiveAt(page, timeout) {
  *  ms. `throttle` slows the CPU that many times (CDP Emulation.setCPUThrottlingRate). */
 export async function interactiveTimes(page, { loads = 10, throttle = 1 } = {}) {
   await watchInteractive(page);
-  const cdp = await page.context().newCDPSession(page);
-  const times = [];
-  try {
+  return withSlowCpu(page, throttle, async (throttleAgain) => {
+    const times = [];
     for (let i = 0; i < loads; i++) {
-      // Set before every navigation: the renderer may change with it.
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
+      await throttleAgain();
       await page.goto("play");
       times.push(await interactiveAt(page, 15_000));
     }
-  } finally {
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 }).catch(() => {});
-    await cdp.detach().catch(() => {});
-  }
-  return times;
+    return times;
+  });
 }
 
 /** Types `edits` single characters at the end of the open file, waiting for each one's
@@ -157,21 +168,20 @@ export async function visitTimes(browser, profile, { visits = 5 } = {}) {
     try {
       const page = await context.newPage();
       await watchInteractive(page);
-      const cdp = await context.newCDPSession(page);
-      let received = 0;
-      cdp.on("Network.loadingFinished", (event) => (received += event.encodedDataLength));
-      await cdp.send("Network.enable");
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
-      await page.goto("play");
-      first.push(await interactiveAt(page, 60_000));
-      bytes.push(received);
-      painted.push(await firstContentfulPaint(page));
-      // The service worker precaches every built file, then takes over the page.
-      await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 120_000 });
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
-      await page.reload();
-      repeat.push(await interactiveAt(page, 60_000));
-      await cdp.detach().catch(() => {});
+      await withSlowCpu(page, profile.cpu, async (throttleAgain, cdp) => {
+        let received = 0;
+        cdp.on("Network.loadingFinished", (event) => (received += event.encodedDataLength));
+        await cdp.send("Network.enable");
+        await page.goto("play");
+        first.push(await interactiveAt(page, 60_000));
+        bytes.push(received);
+        painted.push(await firstContentfulPaint(page));
+        // The service worker precaches every built file, then takes over the page.
+        await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 120_000 });
+        await throttleAgain();
+        await page.reload();
+        repeat.push(await interactiveAt(page, 60_000));
+      });
     } finally {
       await context.close();
     }
@@ -212,12 +222,11 @@ export async function firstPaintTimes(browser, profile, path, { visits = 3, live
     try {
       const page = await context.newPage();
       if (live) await watchInteractive(page);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpu });
-      await page.goto(path, { waitUntil: "domcontentloaded" });
-      painted.push(await firstContentfulPaint(page));
-      if (live) interactive.push(await interactiveAt(page, 60_000));
-      await cdp.detach().catch(() => {});
+      await withSlowCpu(page, profile.cpu, async () => {
+        await page.goto(path, { waitUntil: "domcontentloaded" });
+        painted.push(await firstContentfulPaint(page));
+        if (live) interactive.push(await interactiveAt(page, 60_000));
+      });
     } finally {
       await context.close();
     }
@@ -234,9 +243,7 @@ export async function firstPaintTimes(browser, profile, path, { visits = 3, live
  *  - `reruns`: the reruns the app recorded meanwhile (`window.swaplabTimings.rerun`).
  *  `throttle` slows the CPU that many times. */
 export async function typingTimes(page, { words = 8, throttle = 1 } = {}) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Emulation.setCPUThrottlingRate", { rate: throttle });
-  try {
+  return withSlowCpu(page, throttle, async () => {
     await page.evaluate(() => {
       window.swaplabTyping = { keystrokes: [], tasks: [] };
       document.addEventListener(
@@ -261,10 +268,7 @@ export async function typingTimes(page, { words = 8, throttle = 1 } = {}) {
     }
     await page.waitForTimeout(200);
     return page.evaluate((from) => ({ ...window.swaplabTyping, reruns: window.swaplabTimings.rerun.slice(from) }), before);
-  } finally {
-    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 }).catch(() => {});
-    await cdp.detach().catch(() => {});
-  }
+  });
 }
 
 export const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
