@@ -33,6 +33,11 @@ pub struct Session {
     pub open: Option<FileRef>,
     /// Counts changes to the workspace, so a shell knows when to save.
     pub revision: u64,
+    /// Counts changes to which files exist (a load, an import, a file added, renamed
+    /// or removed), so a view of the paths alone, like a file tree, can tell a
+    /// keystroke's change (which leaves them) from one that moves its rows without
+    /// comparing every path.
+    pub files_revision: u64,
 }
 
 /// Everything that can happen to a [`Session`].
@@ -248,7 +253,14 @@ impl Session {
     /// A session showing `workspace`, started from `example`.
     pub fn new(example: Option<String>, workspace: Workspace) -> Session {
         let open = workspace.first_file();
-        Session { example, imported: None, workspace: Rc::new(workspace), open, revision: 0 }
+        Session {
+            example,
+            imported: None,
+            workspace: Rc::new(workspace),
+            open,
+            revision: 0,
+            files_revision: 0,
+        }
     }
 
     /// Applies one action. A refused action changes nothing: [`Session::try_apply`]
@@ -268,7 +280,11 @@ impl Session {
                 }
             }
             Action::Edit { file, text } => {
-                if self.workspace.file(&file) != Some(text.as_str()) {
+                let old = self.workspace.file(&file);
+                if old != Some(text.as_str()) {
+                    if old.is_none() {
+                        self.files_revision += 1;
+                    }
                     Rc::make_mut(&mut self.workspace).set_file(&file, text);
                     self.revision += 1;
                 }
@@ -282,11 +298,13 @@ impl Session {
                 self.workspace = Rc::new(workspace);
                 self.open = open;
                 self.revision += 1;
+                self.files_revision += 1;
             }
             Action::AddFile { file } => {
                 Rc::make_mut(&mut self.workspace).set_file(&file, String::new());
                 self.open = Some(file);
                 self.revision += 1;
+                self.files_revision += 1;
             }
             Action::Rename { from, to } => {
                 if from != to {
@@ -297,6 +315,7 @@ impl Session {
                         self.open = Some(to);
                     }
                     self.revision += 1;
+                    self.files_revision += 1;
                 }
             }
             Action::Delete { file } => {
@@ -306,6 +325,7 @@ impl Session {
                 Rc::make_mut(&mut self.workspace).remove_file(&file);
                 self.open = self.open.take().or_else(|| self.workspace.first_file());
                 self.revision += 1;
+                self.files_revision += 1;
             }
             Action::Import { area, files, replace } => {
                 let mut scratch = Workspace::default();
@@ -320,6 +340,7 @@ impl Session {
                 if *self.workspace.area(area) != project {
                     *project_mut(Rc::make_mut(&mut self.workspace), area) = project;
                     self.revision += 1;
+                    self.files_revision += 1;
                 }
                 if self.open.as_ref().is_none_or(|open| self.workspace.file(open).is_none()) {
                     self.open = self.workspace.first_file();
@@ -351,22 +372,10 @@ impl Session {
         Some((file, self.workspace.file(file)?))
     }
 
-    /// Files whose text differs from `pristine`, or that `pristine` lacks.
+    /// Files whose text differs from `pristine`, or that `pristine` lacks
+    /// ([`Workspace::edited_files`] of the session's files).
     pub fn edited_files(&self, pristine: &Workspace) -> Vec<FileRef> {
-        let mut edited: Vec<FileRef> = self
-            .workspace
-            .files()
-            .filter(|(file, _)| !self.workspace.same_file(pristine, file))
-            .map(|(file, _)| file)
-            .collect();
-        edited.extend(
-            pristine
-                .files()
-                .filter(|(file, _)| self.workspace.file(file).is_none())
-                .map(|(file, _)| file),
-        );
-        crate::order::sort(&mut edited);
-        edited
+        self.workspace.edited_files(pristine)
     }
 }
 

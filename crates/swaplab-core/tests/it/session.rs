@@ -46,6 +46,37 @@ fn edits_count_revisions_only_when_text_changes() {
 }
 
 #[test]
+fn only_changes_to_which_files_exist_count_as_files_revisions() {
+    let mut session = Session::new(None, workspace());
+    let files_revision_after = |session: &mut Session, action: Action| {
+        session.apply(action);
+        session.files_revision
+    };
+    let typed = Action::Edit { file: skill(Area::Before), text: "typed".into() };
+    assert_eq!(files_revision_after(&mut session, typed), 0, "typing keeps the paths");
+    let open = Action::Open(skill(Area::After));
+    assert_eq!(files_revision_after(&mut session, open), 0);
+    let new_file = FileRef::new(Area::Server, "tools.py");
+    let written = Action::Edit { file: new_file.clone(), text: "x = 1\n".into() };
+    assert_eq!(files_revision_after(&mut session, written), 1, "an edit that creates a file");
+    let added = Action::AddFile { file: FileRef::new(Area::Crm, "more.yml") };
+    assert_eq!(files_revision_after(&mut session, added), 2);
+    let renamed = Action::Rename { from: new_file, to: FileRef::new(Area::Server, "t.py") };
+    assert_eq!(files_revision_after(&mut session, renamed), 3);
+    let deleted = Action::Delete { file: FileRef::new(Area::Server, "t.py") };
+    assert_eq!(files_revision_after(&mut session, deleted), 4);
+    let imported = Action::Import {
+        area: Area::Before,
+        files: vec![("notes.md".into(), "n".into())],
+        replace: false,
+    };
+    assert_eq!(files_revision_after(&mut session, imported), 5);
+    let loaded = Action::Load { example: None, imported: None, workspace: workspace(), open: None };
+    assert_eq!(files_revision_after(&mut session, loaded), 6);
+    assert_eq!(session.revision, 7, "every one of them but opening changed the workspace");
+}
+
+#[test]
 fn opening_a_missing_file_keeps_the_current_one() {
     let mut session = Session::new(None, workspace());
     session.apply(Action::Open(FileRef::new(Area::Before, "nope.md")));
