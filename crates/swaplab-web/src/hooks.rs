@@ -161,7 +161,9 @@ pub fn use_draft(
     });
     let latest = use_mut_ref(|| session.clone());
     *latest.borrow_mut() = session.clone();
-    let status = use_state(|| {
+    // Compared before it is set: every keystroke sets it to `Pending`, and only the first
+    // of them changes it, so the rest must not render the page a second time.
+    let status = use_state_eq(|| {
         let slot = slot.borrow();
         let stored = slot.baseline().and_then(|text| decode_draft(text).ok());
         if slot.is_pristine(session) {

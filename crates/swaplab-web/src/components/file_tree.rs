@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use swaplab_core::diff::{FileChange, swap_marks};
-use swaplab_core::session::{Action, Session, check};
+use swaplab_core::session::{Action, check};
 use swaplab_core::{Area, FileRef, Workspace};
 use wasm_bindgen::JsCast;
 use web_sys::{File, HtmlInputElement};
@@ -37,6 +37,8 @@ pub struct FileStatus {
 pub struct FileTreeProps {
     /// The files.
     pub workspace: Rc<Workspace>,
+    /// The session's `files_revision`: it changes whenever the paths do.
+    pub files_revision: u64,
     /// The file shown in the editor.
     pub open: Option<FileRef>,
     /// Badges per file.
@@ -52,14 +54,12 @@ pub struct FileTreeProps {
 /// Two trees are the same when they list the same paths: the tree reads nothing of a
 /// file but its path (its rows, and the checks of a rename, an addition or an import
 /// are all about paths), so typing in a file, which changes the workspace on every
-/// keystroke, does not rebuild a tree of hundreds of rows.
+/// keystroke but not its `files_revision`, does not rebuild a tree of hundreds of rows
+/// (nor compare thousands of paths to find that out).
 impl PartialEq for FileTreeProps {
     fn eq(&self, other: &Self) -> bool {
         let same_paths = Rc::ptr_eq(&self.workspace, &other.workspace)
-            || Area::ALL.into_iter().all(|area| {
-                let (a, b) = (self.workspace.area(area), other.workspace.area(area));
-                a.len() == b.len() && a.files().map(|(p, _)| p).eq(b.files().map(|(p, _)| p))
-            });
+            || self.files_revision == other.files_revision;
         same_paths
             && self.open == other.open
             && self.status == other.status
@@ -276,6 +276,28 @@ struct Tree<'a> {
     h: Handles,
 }
 
+/// Rows per block of a long list.
+const BLOCK_ROWS: usize = 64;
+
+/// An area's rows as one list. A long one is cut into blocks that the browser skips
+/// while they are out of view (`content-visibility: auto` on `li.block`): on a
+/// 300-skill workspace every keystroke's frame painted and hit-tested thousands of
+/// rows nobody could see. The blocks are presentational, so the list is still one list
+/// of its rows to a screen reader, and every row stays in the page for find-in-page.
+fn row_list(rows: Vec<Html>) -> Html {
+    if rows.len() <= BLOCK_ROWS {
+        return html! { <ul>{ for rows }</ul> };
+    }
+    let mut blocks = Vec::with_capacity(rows.len().div_ceil(BLOCK_ROWS));
+    let mut rows = rows.into_iter().peekable();
+    while rows.peek().is_some() {
+        let block: Vec<Html> = rows.by_ref().take(BLOCK_ROWS).collect();
+        blocks
+            .push(html! { <li class="block" role="none"><ul role="none">{ for block }</ul></li> });
+    }
+    html! { <ul>{ for blocks }</ul> }
+}
+
 /// `[name="value"]`, with the value escaped for CSS.
 fn attr(name: &str, value: &str) -> String {
     let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
@@ -330,7 +352,7 @@ impl Tree<'_> {
                             aria-label={format!("Add file to {}", area.title())}
                             title="Add a file" onclick={start_add}>{ "+ Add file" }</button>
                 </div>
-                <ul>{ for rows }</ul>
+                { row_list(rows) }
             </section>
         }
     }
@@ -569,18 +591,18 @@ impl Handles {
     }
 }
 
-/// Each file's marks in the tree: edited since `pristine`, and what the swap does to it.
+/// Each file's marks in the tree: edited since `pristine`, and what the swap does to it
+/// (`changes` are `workspace`'s).
 pub fn file_statuses(
-    session: &Session,
+    workspace: &Workspace,
     changes: &[FileChange],
     pristine: &Workspace,
 ) -> Vec<(FileRef, FileStatus)> {
     // Both sorted by file, so each file is a binary search: searching the lists from
     // the start cost a 300-skill workspace a million comparisons per keystroke.
-    let edited = session.edited_files(pristine);
+    let edited = workspace.edited_files(pristine);
     let marks = swap_marks(changes);
-    session
-        .workspace
+    workspace
         .files()
         .map(|(file, _)| {
             let status = FileStatus {

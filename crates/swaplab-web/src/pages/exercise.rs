@@ -432,10 +432,10 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
     };
 
     let statuses = use_memo(workspace.clone(), {
-        let (ex, session) = (ex.clone(), state.0.clone());
+        let ex = ex.clone();
         move |ws| {
             let changes = project_changes(&ws.before, &ws.after);
-            Rc::new(file_statuses(&session, &changes, &ex.start))
+            Rc::new(file_statuses(ws, &changes, &ex.start))
         }
     });
 
@@ -539,7 +539,7 @@ fn ExerciseView(props: &ExerciseViewProps) -> Html {
                     { for save_notice }
                     { for conflict_notice }
                     { for aside_notice }
-                    <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()}
+                    <FileTree workspace={workspace.clone()} files_revision={state.0.files_revision} open={state.0.open.clone()} status={(*statuses).clone()}
                               on_open={on_open} on_action={state.dispatcher().to_callback()} />
                     { editor }
                 </div>

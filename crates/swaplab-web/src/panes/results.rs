@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use swaplab_core::FileRef;
 use swaplab_core::diff::FileChange;
 use swaplab_core::proof::Stop;
 use swaplab_core::review::{ReviewOutcome, Verdict};
@@ -11,7 +12,6 @@ use swaplab_core::sim::conversation::{Policy, RunOptions, run_script};
 use swaplab_core::sim::trace::trace;
 use swaplab_core::sim::{Side, Simulation};
 use swaplab_core::words::count;
-use swaplab_core::{FileRef, Workspace};
 use yew::prelude::*;
 
 use super::analysis::SharedAnalysis;
@@ -90,9 +90,7 @@ pub struct ResultsPanelProps {
     pub analysis: SharedAnalysis,
     /// Whether the files changed since the analysis was made.
     pub stale: bool,
-    /// The files.
-    pub workspace: Rc<Workspace>,
-    /// How the projects differ, for the diff pane.
+    /// How the analysed projects differ, for the diff pane.
     pub changes: Rc<Vec<FileChange>>,
     /// The file in the editor.
     pub open: Option<FileRef>,
@@ -320,7 +318,7 @@ pub fn ResultsPanel(props: &ResultsPanelProps) -> Html {
             html! { <ReviewPane analysis={analysis.clone()} on_goto={props.on_goto.clone()} /> }
         }
         Tab::Diff => html! {
-            <DiffPane workspace={props.workspace.clone()} changes={props.changes.clone()} open={props.open.clone()}
+            <DiffPane workspace={props.analysis.workspace.clone()} changes={props.changes.clone()} open={props.open.clone()}
                       on_open={props.on_open.clone()} semantic={Rc::new(analysis.semantic.clone())} on_goto={props.on_goto.clone()} />
         },
         Tab::Tools => html! { <ToolsPane analysis={analysis.clone()} /> },

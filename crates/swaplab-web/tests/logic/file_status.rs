@@ -14,7 +14,7 @@ fn the_tutorial_marks_the_swap_and_then_the_readers_edits() {
     let example = swaplab_content::example("tutorial").unwrap().unwrap().workspace;
     let mut session = Session::new(Some("tutorial".to_owned()), example.clone());
     let changes = project_changes(&session.workspace.before, &session.workspace.after);
-    let statuses = file_statuses(&session, &changes, &example);
+    let statuses = file_statuses(&session.workspace, &changes, &example);
     assert_eq!(statuses.len(), session.workspace.files().count(), "one entry per file");
     // The tree finds each row's marks by binary search.
     assert!(statuses.windows(2).all(|w| w[0].0 < w[1].0), "sorted by file");
@@ -50,7 +50,7 @@ fn the_tutorial_marks_the_swap_and_then_the_readers_edits() {
         .unwrap();
     session.apply(Action::Edit { file: file.clone(), text: format!("{text}\n# edited\n") });
     let changes = project_changes(&session.workspace.before, &session.workspace.after);
-    let statuses = file_statuses(&session, &changes, &example);
+    let statuses = file_statuses(&session.workspace, &changes, &example);
     assert!(status_of(&statuses, &file).edited);
     assert_eq!(statuses.iter().filter(|(_, s)| s.edited).count(), 1);
 
@@ -59,6 +59,6 @@ fn the_tutorial_marks_the_swap_and_then_the_readers_edits() {
     session
         .apply(Action::Edit { file: new.clone(), text: "---\ndescription: x\n---\n".to_owned() });
     let changes = project_changes(&session.workspace.before, &session.workspace.after);
-    let statuses = file_statuses(&session, &changes, &example);
+    let statuses = file_statuses(&session.workspace, &changes, &example);
     assert_eq!(status_of(&statuses, &new), FileStatus { edited: true, swap: Some('A') });
 }

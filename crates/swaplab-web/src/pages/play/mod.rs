@@ -319,14 +319,16 @@ fn Playground(props: &PlaygroundProps) -> Html {
     let shared = use_state(|| None::<String>);
 
     let workspace = state.0.workspace.clone();
-    // One comparison of the two projects per change, shared by the tree and the diff;
-    // the memo keeps each file's, so a keystroke compares only the file it changed.
-    let changes_memo = use_mut_ref(ChangesMemo::default);
-    let changes = use_memo(workspace.clone(), move |ws| {
-        project_changes_with(&ws.before, &ws.after, &mut changes_memo.borrow_mut())
-    });
     // Every result, recomputed once typing pauses: typing never waits for it.
     let Rerun { analysis, run_now } = use_rerun(&state.0);
+    // How the two projects differ, shared by the tree's marks and the diff pane: of the
+    // files analysed, like every other result, so a keystroke compares nothing (on 300
+    // skills that was a walk of every file per key). The memo keeps each file's
+    // comparison, so a rerun compares only the files it changed.
+    let changes_memo = use_mut_ref(ChangesMemo::default);
+    let changes = use_memo(analysis.workspace.clone(), move |ws| {
+        project_changes_with(&ws.before, &ws.after, &mut changes_memo.borrow_mut())
+    });
     let goto = use_state(|| None::<(u32, u64)>);
     let on_goto = {
         let state = state.clone();
@@ -377,8 +379,8 @@ fn Playground(props: &PlaygroundProps) -> Html {
         use_callback(state.dispatcher(), |file: FileRef, to| to.dispatch(Action::Open(file)));
     let on_action = use_callback(state.dispatcher(), |action: Action, to| to.dispatch(action));
     let statuses = use_memo((changes.clone(), origin.pristine.clone()), {
-        let state = state.clone();
-        move |(changes, pristine)| Rc::new(file_statuses(&state.0, changes, pristine))
+        let analysed = analysis.workspace.clone();
+        move |(changes, pristine)| Rc::new(file_statuses(&analysed, changes, pristine))
     });
 
     let on_edit = {
@@ -450,10 +452,10 @@ fn Playground(props: &PlaygroundProps) -> Html {
             { for conflict_notice(&notice_context) }
             { notice_list(&notice_context) }
             <div class="play-grid">
-                <FileTree workspace={workspace.clone()} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} {on_action} />
+                <FileTree workspace={workspace.clone()} files_revision={state.0.files_revision} open={state.0.open.clone()} status={(*statuses).clone()} on_open={on_open.clone()} {on_action} />
                 { editor }
                 <ResultsPanel analysis={(*analysis).clone()} stale={analysis.revision != state.0.revision}
-                              workspace={workspace.clone()} changes={changes} open={state.0.open.clone()} on_open={on_open.clone()} {on_goto}
+                              changes={changes} open={state.0.open.clone()} on_open={on_open.clone()} {on_goto}
                               initial_tab={props.first.tab} initial_run={props.first.run.clone()} />
             </div>
             <PlayOverlay current={*overlay} on_close={let o = overlay.clone(); Callback::from(move |()| o.set(Overlay::None))}
