@@ -163,29 +163,23 @@ export async function visitTimes(browser, profile, { visits = 5 } = {}) {
   const painted = [];
   const repeat = [];
   const bytes = [];
-  for (let i = 0; i < visits; i++) {
-    const context = await browser.newContext({ baseURL: profile.url });
-    try {
-      const page = await context.newPage();
-      await watchInteractive(page);
-      await withSlowCpu(page, profile.cpu, async (throttleAgain, cdp) => {
-        let received = 0;
-        cdp.on("Network.loadingFinished", (event) => (received += event.encodedDataLength));
-        await cdp.send("Network.enable");
-        await page.goto("play");
-        first.push(await interactiveAt(page, 60_000));
-        bytes.push(received);
-        painted.push(await firstContentfulPaint(page));
-        // The service worker precaches every built file, then takes over the page.
-        await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 120_000 });
-        await throttleAgain();
-        await page.reload();
-        repeat.push(await interactiveAt(page, 60_000));
-      });
-    } finally {
-      await context.close();
-    }
-  }
+  await inFreshContexts(browser, profile, visits, async (page) => {
+    await watchInteractive(page);
+    await withSlowCpu(page, profile.cpu, async (throttleAgain, cdp) => {
+      let received = 0;
+      cdp.on("Network.loadingFinished", (event) => (received += event.encodedDataLength));
+      await cdp.send("Network.enable");
+      await page.goto("play");
+      first.push(await interactiveAt(page, 60_000));
+      bytes.push(received);
+      painted.push(await firstContentfulPaint(page));
+      // The service worker precaches every built file, then takes over the page.
+      await page.waitForFunction(() => navigator.serviceWorker?.controller, null, { timeout: 120_000 });
+      await throttleAgain();
+      await page.reload();
+      repeat.push(await interactiveAt(page, 60_000));
+    });
+  });
   const chapter = await firstPaintTimes(browser, profile, CHAPTER, { visits });
   const { url, ...described } = profile;
   return {
@@ -197,6 +191,20 @@ export async function visitTimes(browser, profile, { visits = 5 } = {}) {
     repeat: summary(repeat),
     bytes: summary(bytes),
   };
+}
+
+/** Runs `visit(page)` `visits` times, each on a new page in a new browser context (no
+ *  cache, no service worker: a first visit) on `profile`'s URL, closing the context
+ *  whatever happens. */
+async function inFreshContexts(browser, profile, visits, visit) {
+  for (let i = 0; i < visits; i++) {
+    const context = await browser.newContext({ baseURL: profile.url });
+    try {
+      await visit(await context.newPage());
+    } finally {
+      await context.close();
+    }
+  }
 }
 
 /** First Contentful Paint of the page, in ms from its navigation's start. */
@@ -217,20 +225,14 @@ async function firstContentfulPaint(page) {
 export async function firstPaintTimes(browser, profile, path, { visits = 3, live = false } = {}) {
   const painted = [];
   const interactive = [];
-  for (let i = 0; i < visits; i++) {
-    const context = await browser.newContext({ baseURL: profile.url });
-    try {
-      const page = await context.newPage();
-      if (live) await watchInteractive(page);
-      await withSlowCpu(page, profile.cpu, async () => {
-        await page.goto(path, { waitUntil: "domcontentloaded" });
-        painted.push(await firstContentfulPaint(page));
-        if (live) interactive.push(await interactiveAt(page, 60_000));
-      });
-    } finally {
-      await context.close();
-    }
-  }
+  await inFreshContexts(browser, profile, visits, async (page) => {
+    if (live) await watchInteractive(page);
+    await withSlowCpu(page, profile.cpu, async () => {
+      await page.goto(path, { waitUntil: "domcontentloaded" });
+      painted.push(await firstContentfulPaint(page));
+      if (live) interactive.push(await interactiveAt(page, 60_000));
+    });
+  });
   return { painted: summary(painted), interactive: live ? summary(interactive) : null };
 }
 
