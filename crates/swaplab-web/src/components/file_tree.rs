@@ -282,8 +282,10 @@ const BLOCK_ROWS: usize = 64;
 /// An area's rows as one list. A long one is cut into blocks that the browser skips
 /// while they are out of view (`content-visibility: auto` on `li.block`): on a
 /// 300-skill workspace every keystroke's frame painted and hit-tested thousands of
-/// rows nobody could see. The blocks are presentational, so the list is still one list
-/// of its rows to a screen reader, and every row stays in the page for find-in-page.
+/// rows nobody could see. The blocks are presentational (`role="none"`), and each row
+/// says it is a list item (a row under a presentational list would not be), so the
+/// list is still one list of its rows to a screen reader; every row stays in the page
+/// for find-in-page.
 fn row_list(rows: Vec<Html>) -> Html {
     if rows.len() <= BLOCK_ROWS {
         return html! { <ul>{ for rows }</ul> };
@@ -316,7 +318,7 @@ impl Tree<'_> {
             open_dirs.truncate(common);
             for (depth, dir) in dirs.iter().enumerate().skip(common) {
                 rows.push(html! {
-                    <li class="dir" style={format!("--depth:{depth}")}>{ format!("{dir}/") }</li>
+                    <li class="dir" role="listitem" style={format!("--depth:{depth}")}>{ format!("{dir}/") }</li>
                 });
                 open_dirs.push(dir);
             }
@@ -334,7 +336,7 @@ impl Tree<'_> {
             }
         }
         if project.is_empty() {
-            rows.push(html! { <li class="empty muted">{ "No files" }</li> });
+            rows.push(html! { <li class="empty muted" role="listitem">{ "No files" }</li> });
         }
         if *self.h.editing == Some(Editing::Add(area)) {
             rows.push(self.path_input(
@@ -410,7 +412,7 @@ impl Tree<'_> {
         let delete =
             self.start(Editing::Delete(file.clone()), String::new(), ".tree-confirm .keep", None);
         html! {
-            <li class={classes!("file", current.then_some("current"))} style={format!("--depth:{depth}")}>
+            <li class={classes!("file", current.then_some("current"))} role="listitem" style={format!("--depth:{depth}")}>
                 <button
                     type="button"
                     class={classes!("open", current.then_some("current"))}
@@ -496,7 +498,7 @@ impl Tree<'_> {
         };
         let invalid = self.h.error.is_some();
         html! {
-            <li class="editing" style={format!("--depth:{depth}")}>
+            <li class="editing" role="listitem" style={format!("--depth:{depth}")}>
                 <input type="text" class="tree-input" aria-label={label.to_owned()}
                        placeholder="folder/file.yml" spellcheck="false" autocomplete="off"
                        value={(*self.h.draft).clone()} {oninput} {onkeydown} ref={self.h.input.clone()}
