@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { open, shot, watchErrors } from "./helpers.mjs";
+import { writeScaleWorkspace } from "./scale-workspace.mjs";
 
 const editor = (page) => page.getByRole("textbox", { name: /^Contents of / });
 const tree = (page) => page.getByRole("navigation", { name: "Files" });
@@ -248,6 +249,36 @@ test("a folder picked with Import folder… skips what is not text", async ({ pa
   );
   expect((await listed(page)).filter((f) => f.startsWith("crm/"))).toEqual(["crm/crm.yml", "crm/more.yml"]);
   fs.rmSync(dir, { recursive: true, force: true });
+  watch.check();
+});
+
+// A long area's rows come in blocks the browser skips out of view. The reader must not
+// be able to tell: every row is in the page, one list to a screen reader, and a row far
+// down scrolls into view and opens like any other.
+test("a 300-skill project's tree is one list of every row, and a far row opens", async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  const watch = watchErrors(page);
+  await open(page, "play");
+  const files = tree(page);
+  const folder = writeScaleWorkspace(300);
+  await files.locator('input[data-import="folder"]').setInputFiles(folder);
+  await files.getByRole("region", { name: "Import" }).getByRole("button", { name: "Import", exact: true }).click();
+  await expect(files.getByRole("status")).toContainText("Imported", { timeout: 30_000 });
+  const after = files.locator("section.area.after");
+  const rows = await after.locator("li.file").count();
+  expect(rows, "a long area").toBeGreaterThan(300);
+  expect(await after.locator("li.block").count(), "in blocks").toBeGreaterThan(1);
+  // One list, with one item per folder and file row, to the accessibility tree.
+  const lists = after.getByRole("list");
+  await expect(lists).toHaveCount(1);
+  const items = await lists.getByRole("listitem").count();
+  expect(items).toBe(await after.locator("li.file, li.dir").count());
+  const far = files.locator('[data-file="after/skills/log_interaction_99/skill.md"]');
+  await far.click();
+  await expect(editor(page)).toHaveAccessibleName("Contents of after/skills/log_interaction_99/skill.md");
+  await expect(far).toBeInViewport();
+  await shot(page, testInfo, "files-300-skills-far-row");
+  fs.rmSync(path.dirname(folder), { recursive: true, force: true });
   watch.check();
 });
 
