@@ -330,15 +330,22 @@ fn Playground(props: &PlaygroundProps) -> Html {
         project_changes_with(&ws.before, &ws.after, &mut changes_memo.borrow_mut())
     });
     let goto = use_state(|| None::<(u32, u64)>);
-    let on_goto = {
-        let state = state.clone();
-        let goto = goto.clone();
-        Callback::from(move |target: Goto| {
-            let nonce = goto.map_or(1, |(_, n)| n + 1);
-            state.dispatch(Action::Open(target.file));
+    // The same callback on every render: a new one would make the results panel, which
+    // compares its props, render itself again at every keystroke.
+    let gotos = use_mut_ref(|| 0_u64);
+    let on_goto = use_callback(state.dispatcher(), {
+        let goto = goto.setter();
+        move |target: Goto, to| {
+            // Each request moves the editor, even to the line it moved to last time.
+            let nonce = {
+                let mut gotos = gotos.borrow_mut();
+                *gotos += 1;
+                *gotos
+            };
+            to.dispatch(Action::Open(target.file));
             goto.set(target.line.map(|line| (line, nonce)));
-        })
-    };
+        }
+    });
     // A link that names a file (a widget's evidence, a chapter) opens it once.
     {
         let (on_goto, first) = (on_goto.clone(), props.first.clone());
